@@ -1,0 +1,130 @@
+import Type, { type Static } from 'typebox';
+
+const Pin = Type.Integer({ minimum: 0, maximum: 27, description: 'BCM GPIO number' });
+
+const RelayDevice = Type.Object({
+  deviceId: Type.String({ minLength: 1, maxLength: 64 }),
+  deviceName: Type.String({ minLength: 1, maxLength: 100 }),
+  deviceType: Type.Union([
+    Type.Literal('FAN'),
+    Type.Literal('WATER_PUMP'),
+    Type.Literal('LED_LIGHT'),
+    Type.Literal('HEATER'),
+    Type.Literal('COOLING_SYSTEM'),
+    Type.Literal('SERVO'),
+  ]),
+  powerW: Type.Number({ minimum: 0, maximum: 10000 }),
+});
+
+/**
+ * One configured hardware output. `device` makes it appear as a device at start; an output without
+ * one is free, and a device added from the dashboard may be bound to it.
+ */
+const Output = Type.Object({
+  outputId: Type.String({ minLength: 1, maxLength: 64 }),
+  kind: Type.Union([Type.Literal('relay'), Type.Literal('servo')]),
+  pin: Pin,
+  /** Relay boards that switch on a low level (most opto-isolated boards). */
+  activeLow: Type.Boolean({ default: false }),
+  /** Servo pulse widths in microseconds (SG90: about 500-2400). */
+  openPulseUs: Type.Integer({ minimum: 500, maximum: 2500, default: 2000 }),
+  closedPulseUs: Type.Integer({ minimum: 500, maximum: 2500, default: 1000 }),
+  device: Type.Optional(RelayDevice),
+});
+
+export const ConfigSchema = Type.Object({
+  port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  host: Type.String({ minLength: 1, default: '0.0.0.0' }),
+  dataDir: Type.String({ minLength: 1, default: './data' }),
+  hardware: Type.Union([Type.Literal('simulator'), Type.Literal('raspberry-pi')], { default: 'simulator' }),
+  /** Seeds a demo admin and shows its hint on the login screen. Default: on in simulator mode only. */
+  demo: Type.Optional(Type.Boolean()),
+  greenhouseId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', default: 'greenhouse-001' }),
+  /** Largest accepted request body. */
+  bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: 10485760, default: 1048576 }),
+  loginRateLimit: Type.Object(
+    {
+      max: Type.Integer({ minimum: 1, maximum: 10000, default: 10 }),
+      windowMs: Type.Integer({ minimum: 1000, maximum: 86400000, default: 60000 }),
+    },
+    { default: {} },
+  ),
+  sensors: Type.Object(
+    {
+      dht11: Type.Object({ pin: Pin }, { default: { pin: 4 } }),
+      ads1115: Type.Object(
+        {
+          bus: Type.Integer({ minimum: 0, maximum: 10, default: 1 }),
+          address: Type.Integer({ minimum: 0x48, maximum: 0x4b, default: 0x48 }),
+          ldrChannel: Type.Integer({ minimum: 0, maximum: 3, default: 0 }),
+          soilChannel: Type.Integer({ minimum: 0, maximum: 3, default: 1 }),
+          /** Raw ADC counts of the capacitive probe in dry air and in water (calibrate per probe). */
+          soilDryRaw: Type.Integer({ minimum: 0, maximum: 32767, default: 17500 }),
+          soilWetRaw: Type.Integer({ minimum: 0, maximum: 32767, default: 7500 }),
+          /** Raw-to-lux curve of the LDR divider: points [raw, lux], interpolated in log space. */
+          lightCurve: Type.Array(Type.Tuple([Type.Number({ minimum: 0 }), Type.Number({ minimum: 0 })]), {
+            minItems: 2,
+            default: [
+              [1000, 1],
+              [8000, 100],
+              [16000, 1000],
+              [24000, 10000],
+              [30000, 60000],
+            ],
+          }),
+        },
+        { default: {} },
+      ),
+      hcsr04: Type.Object(
+        {
+          triggerPin: Pin,
+          echoPin: Pin,
+          /** Distance from the sensor to the tank bottom: water level = depth - measured distance. */
+          tankDepthCm: Type.Number({ minimum: 5, maximum: 400 }),
+        },
+        { default: { triggerPin: 23, echoPin: 24, tankDepthCm: 100 } },
+      ),
+    },
+    { default: {} },
+  ),
+  outputs: Type.Array(Output, {
+    default: [
+      { outputId: 'relay-1', kind: 'relay', pin: 17, activeLow: true, device: { deviceId: 'pump-1', deviceName: 'Irrigation Pump', deviceType: 'WATER_PUMP', powerW: 45 } },
+      { outputId: 'relay-2', kind: 'relay', pin: 27, activeLow: true, device: { deviceId: 'fan-1', deviceName: 'Ventilation Fan', deviceType: 'FAN', powerW: 60 } },
+      { outputId: 'relay-3', kind: 'relay', pin: 22, activeLow: true, device: { deviceId: 'light-1', deviceName: 'LED Grow Light', deviceType: 'LED_LIGHT', powerW: 150 } },
+      { outputId: 'relay-4', kind: 'relay', pin: 5, activeLow: true, device: { deviceId: 'heater-1', deviceName: 'Heater', deviceType: 'HEATER', powerW: 800 } },
+      { outputId: 'relay-5', kind: 'relay', pin: 6, activeLow: true, device: { deviceId: 'cooling-1', deviceName: 'Evaporative Cooler', deviceType: 'COOLING_SYSTEM', powerW: 250 } },
+      { outputId: 'servo-1', kind: 'servo', pin: 18, device: { deviceId: 'window-1', deviceName: 'Roof Window', deviceType: 'SERVO', powerW: 5 } },
+      { outputId: 'relay-6', kind: 'relay', pin: 13, activeLow: true },
+      { outputId: 'relay-7', kind: 'relay', pin: 19, activeLow: true },
+      { outputId: 'relay-8', kind: 'relay', pin: 26, activeLow: true },
+    ],
+  }),
+  simulator: Type.Object(
+    {
+      seed: Type.Integer({ default: 42 }),
+      /** Simulated seconds per real second. */
+      timeScale: Type.Number({ minimum: 0.001, maximum: 100000, default: 1 }),
+      /** Simulated clock start (ISO-8601); default: now. */
+      startAt: Type.Optional(Type.String({ format: 'date-time' })),
+    },
+    { default: {} },
+  ),
+  smtp: Type.Union(
+    [
+      Type.Object({
+        host: Type.String({ minLength: 1 }),
+        port: Type.Integer({ minimum: 1, maximum: 65535 }),
+        secure: Type.Boolean({ default: false }),
+        user: Type.Optional(Type.String()),
+        pass: Type.Optional(Type.String()),
+        from: Type.String({ minLength: 3 }),
+      }),
+      Type.Null(),
+    ],
+    { default: null },
+  ),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+export type OutputConfig = Config['outputs'][number];

@@ -1,0 +1,64 @@
+import Type, { type Static } from 'typebox';
+import { IsoTimestamp, NullableNumber } from './common.ts';
+
+export const Severity = Type.Union([
+  Type.Literal('CRITICAL'),
+  Type.Literal('HIGH'),
+  Type.Literal('MEDIUM'),
+  Type.Literal('LOW'),
+]);
+export type Severity = Static<typeof Severity>;
+
+/**
+ * Alert types the gateway raises itself; POST /api/alerts/:greenhouseId may create others
+ * (any UPPER_SNAKE_CASE name).
+ */
+export const KNOWN_ALERT_TYPES = [
+  'TEMPERATURE_HIGH',
+  'TEMPERATURE_LOW',
+  'HUMIDITY_HIGH',
+  'HUMIDITY_LOW',
+  'SOIL_MOISTURE_LOW',
+  'LIGHT_LOW',
+  'WATER_LEVEL_LOW',
+  'SENSOR_FAULT',
+  'SENSOR_STUCK',
+  'PUMP_MAX_RUNTIME',
+  'DRY_RUN_LOCKOUT',
+  'INTERLOCK',
+] as const;
+
+export const Alert = Type.Object({
+  _id: Type.String(),
+  greenhouseId: Type.String(),
+  alertType: Type.String(),
+  severity: Severity,
+  message: Type.String(),
+  deviceId: Type.Union([Type.String(), Type.Null()]),
+  value: Type.Optional(NullableNumber),
+  threshold: Type.Optional(NullableNumber),
+  isResolved: Type.Boolean(),
+  createdAt: IsoTimestamp,
+  resolvedAt: Type.Union([IsoTimestamp, Type.Null()]),
+  actionTaken: Type.Union([Type.String(), Type.Null()]),
+});
+export type Alert = Static<typeof Alert>;
+
+export const AlertStats = Type.Object({
+  overall: Type.Object({
+    totalAlerts: Type.Integer(),
+    totalActive: Type.Integer(),
+    totalResolved: Type.Integer(),
+  }),
+  bySeverity: Type.Array(
+    Type.Object({
+      _id: Severity,
+      total: Type.Integer(),
+      active: Type.Integer(),
+      resolved: Type.Integer(),
+    }),
+  ),
+});
+export type AlertStats = Static<typeof AlertStats>;
+
+export const MANUAL_RESOLUTION = 'Manually resolved by user';

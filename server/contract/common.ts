@@ -1,0 +1,36 @@
+import Type, { type Static, type TSchema } from 'typebox';
+
+/** ISO-8601 timestamp string, as every timestamp on the wire is (design.md, Contract). */
+export const IsoTimestamp = Type.String({ format: 'date-time' });
+
+export const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+
+export const GreenhouseParams = Type.Object({
+  greenhouseId: Type.String({ minLength: 1, maxLength: 64 }),
+});
+export type GreenhouseParams = Static<typeof GreenhouseParams>;
+
+/** Success envelope: `{ success: true, data, message? }`. */
+export function Envelope<T extends TSchema>(data: T) {
+  return Type.Object({
+    success: Type.Literal(true),
+    data,
+    message: Type.Optional(Type.String()),
+  });
+}
+
+export const FailureEnvelope = Type.Object({
+  success: Type.Literal(false),
+  message: Type.String(),
+  errors: Type.Optional(
+    Type.Array(Type.Object({ field: Type.String(), message: Type.String() })),
+  ),
+});
+export type FailureEnvelope = Static<typeof FailureEnvelope>;
+
+/** Envelope as a plain TypeScript type, for clients. */
+export interface Ok<T> {
+  success: true;
+  data: T;
+  message?: string;
+}

@@ -1,0 +1,131 @@
+import Type, { type Static } from 'typebox';
+import { IsoTimestamp, NullableNumber } from './common.ts';
+
+/** Types a user may add from the dashboard (spec section 5). SERVO comes from the wiring config. */
+export const AddableDeviceType = Type.Union([
+  Type.Literal('FAN'),
+  Type.Literal('WATER_PUMP'),
+  Type.Literal('LED_LIGHT'),
+  Type.Literal('HEATER'),
+  Type.Literal('COOLING_SYSTEM'),
+]);
+export type AddableDeviceType = Static<typeof AddableDeviceType>;
+
+export const DeviceType = Type.Union([
+  Type.Literal('FAN'),
+  Type.Literal('WATER_PUMP'),
+  Type.Literal('LED_LIGHT'),
+  Type.Literal('HEATER'),
+  Type.Literal('COOLING_SYSTEM'),
+  Type.Literal('SERVO'),
+]);
+export type DeviceType = Static<typeof DeviceType>;
+
+export const DeviceStatus = Type.Union([
+  Type.Literal('ON'),
+  Type.Literal('OFF'),
+  Type.Literal('OPEN'),
+  Type.Literal('CLOSED'),
+  Type.Literal('AUTO'),
+]);
+export type DeviceStatus = Static<typeof DeviceStatus>;
+
+export const ControlAction = Type.Union([
+  Type.Literal('on'),
+  Type.Literal('off'),
+  Type.Literal('toggle'),
+  Type.Literal('turn_on'),
+  Type.Literal('turn_off'),
+  Type.Literal('open'),
+  Type.Literal('close'),
+]);
+export type ControlAction = Static<typeof ControlAction>;
+
+/** Each rule is a number or null (disabled). */
+export const AutomationRules = Type.Object({
+  temperatureHigh: NullableNumber,
+  temperatureLow: NullableNumber,
+  humidityHigh: NullableNumber,
+  humidityLow: NullableNumber,
+  soilMoistureLow: NullableNumber,
+  lightLevelLow: NullableNumber,
+});
+export type AutomationRules = Static<typeof AutomationRules>;
+
+export const EMPTY_RULES: AutomationRules = {
+  temperatureHigh: null,
+  temperatureLow: null,
+  humidityHigh: null,
+  humidityLow: null,
+  soilMoistureLow: null,
+  lightLevelLow: null,
+};
+
+/** The configured hardware output a device drives; null when the device is unbound (drives nothing). */
+export const OutputBinding = Type.Object({
+  outputId: Type.String(),
+  kind: Type.Union([Type.Literal('relay'), Type.Literal('servo')]),
+  pin: Type.Integer(),
+  available: Type.Boolean(),
+});
+export type OutputBinding = Static<typeof OutputBinding>;
+
+export const Device = Type.Object({
+  _id: Type.String(),
+  deviceId: Type.String(),
+  greenhouseId: Type.String(),
+  deviceName: Type.String(),
+  deviceType: DeviceType,
+  status: DeviceStatus,
+  powerConsumption: Type.Number({ minimum: 0 }),
+  intensity: Type.Number({ minimum: 0, maximum: 100 }),
+  autoMode: Type.Boolean(),
+  location: Type.String(),
+  lastActivated: Type.Union([IsoTimestamp, Type.Null()]),
+  automationRules: AutomationRules,
+  output: Type.Union([OutputBinding, Type.Null()]),
+  createdAt: IsoTimestamp,
+  updatedAt: IsoTimestamp,
+});
+export type Device = Static<typeof Device>;
+
+export const ControlSource = Type.Union([
+  Type.Literal('user'),
+  Type.Literal('rule'),
+  Type.Literal('safety'),
+  Type.Literal('system'),
+]);
+export type ControlSource = Static<typeof ControlSource>;
+
+/** One row of the control log: every state change, with who or what caused it. */
+export const ControlLog = Type.Object({
+  _id: Type.String(),
+  deviceId: Type.String(),
+  action: Type.String(),
+  previousStatus: DeviceStatus,
+  newStatus: DeviceStatus,
+  source: ControlSource,
+  /** Username for 'user', rule name for 'rule', interlock name for 'safety'. */
+  actor: Type.String(),
+  reason: Type.String(),
+  timestamp: IsoTimestamp,
+});
+export type ControlLog = Static<typeof ControlLog>;
+
+export const DeviceTypeStats = Type.Object({
+  _id: DeviceType,
+  totalDevices: Type.Integer(),
+  activeDevices: Type.Integer(),
+  autoModeDevices: Type.Integer(),
+  totalPowerConsumption: Type.Number(),
+});
+export const DeviceStats = Type.Object({
+  overall: Type.Object({
+    totalDevices: Type.Integer(),
+    totalActiveDevices: Type.Integer(),
+    totalAutoModeDevices: Type.Integer(),
+    totalPowerConsumption: Type.Number(),
+  }),
+  byType: Type.Array(DeviceTypeStats),
+});
+export type DeviceStats = Static<typeof DeviceStats>;

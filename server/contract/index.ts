@@ -1,0 +1,9 @@
+// The wire contract: TypeBox schemas (server validation) and their static types (server and web).
+// web/ imports from here with `import type` only.
+export * from './common.ts';
+export * from './user.ts';
+export * from './reading.ts';
+export * from './device.ts';
+export * from './alert.ts';
+export * from './settings.ts';
+export * from './realtime.ts';

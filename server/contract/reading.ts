@@ -1,0 +1,90 @@
+import Type, { type Static } from 'typebox';
+import { IsoTimestamp, NullableNumber } from './common.ts';
+
+/** One row of readings per sensor and sampling tick. WATER_LEVEL is the HC-SR04 over the tank. */
+export const SensorType = Type.Union([
+  Type.Literal('DHT11'),
+  Type.Literal('LDR'),
+  Type.Literal('SOIL_MOISTURE'),
+  Type.Literal('WATER_LEVEL'),
+]);
+export type SensorType = Static<typeof SensorType>;
+export const SENSOR_TYPES: readonly SensorType[] = ['DHT11', 'LDR', 'SOIL_MOISTURE', 'WATER_LEVEL'];
+
+/** Units as shown in the dashboard. */
+export const SENSOR_UNITS = {
+  temperature: '°C',
+  humidity: '%',
+  lightIntensity: 'lux',
+  soilMoisture: '%',
+  waterLevel: 'cm',
+} as const;
+export type SensorField = keyof typeof SENSOR_UNITS;
+
+/** Any field may be missing (spec section 3): a field is absent when that sensor does not measure it. */
+export const Reading = Type.Object({
+  _id: Type.String(),
+  greenhouseId: Type.String(),
+  sensorType: SensorType,
+  timestamp: IsoTimestamp,
+  temperature: Type.Optional(Type.Number()),
+  humidity: Type.Optional(Type.Number()),
+  lightIntensity: Type.Optional(Type.Number()),
+  soilMoisture: Type.Optional(Type.Number()),
+  waterLevel: Type.Optional(Type.Number()),
+  /** The sensor's main value in `unit` (temperature for DHT11). */
+  value: Type.Optional(Type.Number()),
+  unit: Type.Optional(Type.String()),
+});
+export type Reading = Static<typeof Reading>;
+
+/** Realtime `allSensorsUpdate`: one message a tick with the newest value of every field. */
+export const AllSensorsUpdate = Type.Object({
+  greenhouseId: Type.String(),
+  temperature: NullableNumber,
+  humidity: NullableNumber,
+  soilMoisture: NullableNumber,
+  lightIntensity: NullableNumber,
+  waterLevel: NullableNumber,
+  timestamp: IsoTimestamp,
+});
+export type AllSensorsUpdate = Static<typeof AllSensorsUpdate>;
+
+export const SensorStatus = Type.Union([Type.Literal('online'), Type.Literal('warning'), Type.Literal('offline')]);
+export type SensorStatus = Static<typeof SensorStatus>;
+
+/** A reading is stale, and its sensor in 'warning', after 5 minutes (spec section 9). */
+export const STALE_AFTER_MS = 5 * 60 * 1000;
+
+export const HISTORY_RANGES_HOURS = [1, 6, 24, 72, 168] as const;
+
+export const SensorStats = Type.Object({
+  _id: SensorType,
+  count: Type.Integer(),
+  avgTemperature: NullableNumber,
+  avgHumidity: NullableNumber,
+  avgLightIntensity: NullableNumber,
+  avgSoilMoisture: NullableNumber,
+  avgWaterLevel: Type.Optional(NullableNumber),
+});
+export type SensorStats = Static<typeof SensorStats>;
+
+export const HourlyBucket = Type.Object({
+  hour: Type.Integer({ minimum: 0, maximum: 23 }),
+  count: Type.Integer(),
+  avgTemperature: NullableNumber,
+  avgHumidity: NullableNumber,
+  avgLightIntensity: NullableNumber,
+  avgSoilMoisture: NullableNumber,
+});
+export type HourlyBucket = Static<typeof HourlyBucket>;
+
+/**
+ * The newest value of every measured field with the time it was read, as the rule engine and the alert
+ * evaluator see it. A field is null when it was never read; `readAt` lets them refuse stale values.
+ */
+export interface SensorSnapshot {
+  takenAt: string;
+  values: Record<SensorField, number | null>;
+  readAt: Record<SensorField, string | null>;
+}

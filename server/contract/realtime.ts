@@ -1,0 +1,48 @@
+import type { Alert } from './alert.ts';
+import type { ControlAction, ControlLog, Device, DeviceStatus } from './device.ts';
+import type { AllSensorsUpdate, Reading } from './reading.ts';
+import type { PublicUser } from './user.ts';
+
+/**
+ * Websocket messages are JSON `{ event, data }` both ways (design.md, Realtime).
+ * One map from event name to payload type; the server and the dashboard both use it.
+ */
+export interface ServerEvents {
+  authenticated: { user: PublicUser };
+  'greenhouse-joined': { greenhouseId: string };
+  sensorUpdate: Reading;
+  allSensorsUpdate: AllSensorsUpdate;
+  newAlert: Alert;
+  alertResolved: Alert;
+  deviceUpdate: Device;
+  'device-control-update': {
+    greenhouseId: string;
+    deviceId: string;
+    action: string;
+    status: DeviceStatus;
+    controlLog: ControlLog | null;
+  };
+  deviceControlled: { greenhouseId: string; device: Device; controlLog: ControlLog | null };
+  deviceAdded: Device;
+  deviceRemoved: { greenhouseId: string; deviceId: string };
+  /** A client message was refused (bad shape, forbidden, conflict); the socket stays open. */
+  error: { message: string; event?: string; status?: number };
+}
+
+export interface ClientEvents {
+  authenticate: { token: string };
+  'join-greenhouse': string;
+  'device-control': {
+    deviceId: string;
+    action: ControlAction;
+    greenhouseId: string;
+    extras?: Record<string, unknown>;
+  };
+}
+
+export type ServerMessage = {
+  [E in keyof ServerEvents]: { event: E; data: ServerEvents[E] };
+}[keyof ServerEvents];
+
+/** Close code for missing, bad or expired authentication (design.md). */
+export const WS_CLOSE_UNAUTHORIZED = 4401;

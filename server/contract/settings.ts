@@ -1,0 +1,75 @@
+import Type, { type Static } from 'typebox';
+import { NullableNumber } from './common.ts';
+
+/** null means unset: no alert for that bound. */
+export const AlertThresholds = Type.Object({
+  temperature: Type.Object({ high: NullableNumber, low: NullableNumber }),
+  humidity: Type.Object({
+    high: Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]),
+    low: Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]),
+  }),
+  soilMoisture: Type.Object({ low: Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]) }),
+  lightLevel: Type.Object({ low: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]) }),
+  waterLevel: Type.Object({ low: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]) }),
+});
+export type AlertThresholds = Static<typeof AlertThresholds>;
+
+export const SystemSettings = Type.Object({
+  dataRetentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
+  /** Sampling interval in seconds. */
+  updateInterval: Type.Integer({ minimum: 1, maximum: 3600 }),
+  autoBackup: Type.Boolean(),
+  maintenanceMode: Type.Boolean(),
+});
+export type SystemSettings = Static<typeof SystemSettings>;
+
+/** Safety and anti-chatter limits of the outputs (the specification leaves these fields open). */
+export const DeviceSettings = Type.Object({
+  /** A pump never runs longer than this in one go. */
+  pumpMaxRunSeconds: Type.Integer({ minimum: 5, maximum: 3600 }),
+  /** Below this water level the pump is locked out (dry-run protection). */
+  tankLowLevelCm: Type.Number({ minimum: 0, maximum: 1000 }),
+  /** Minimum time an output stays on / off after a rule switched it. */
+  minOnSeconds: Type.Integer({ minimum: 0, maximum: 3600 }),
+  minOffSeconds: Type.Integer({ minimum: 0, maximum: 3600 }),
+  /** Hysteresis bands: a rule that turned on turns off only this far back past its threshold. */
+  deadband: Type.Object({
+    temperatureC: Type.Number({ minimum: 0, maximum: 20 }),
+    humidityPct: Type.Number({ minimum: 0, maximum: 50 }),
+    soilMoisturePct: Type.Number({ minimum: 0, maximum: 50 }),
+    lightLux: Type.Number({ minimum: 0, maximum: 100000 }),
+  }),
+});
+export type DeviceSettings = Static<typeof DeviceSettings>;
+
+export const Settings = Type.Object({
+  greenhouseId: Type.String(),
+  alertThresholds: AlertThresholds,
+  systemSettings: SystemSettings,
+  deviceSettings: DeviceSettings,
+});
+export type Settings = Static<typeof Settings>;
+
+export const DEFAULT_ALERT_THRESHOLDS: AlertThresholds = {
+  temperature: { high: 35, low: 10 },
+  humidity: { high: 90, low: 30 },
+  soilMoisture: { low: 25 },
+  // Light is left unset: every night would otherwise raise an alert.
+  lightLevel: { low: null },
+  waterLevel: { low: 10 },
+};
+
+export const DEFAULT_SYSTEM_SETTINGS: SystemSettings = {
+  dataRetentionDays: 30,
+  updateInterval: 5,
+  autoBackup: true,
+  maintenanceMode: false,
+};
+
+export const DEFAULT_DEVICE_SETTINGS: DeviceSettings = {
+  pumpMaxRunSeconds: 300,
+  tankLowLevelCm: 10,
+  minOnSeconds: 30,
+  minOffSeconds: 30,
+  deadband: { temperatureC: 0.5, humidityPct: 3, soilMoisturePct: 3, lightLux: 50 },
+};

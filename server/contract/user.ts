@@ -1,0 +1,37 @@
+import Type, { type Static } from 'typebox';
+import { IsoTimestamp } from './common.ts';
+
+export const Role = Type.Union([Type.Literal('admin'), Type.Literal('operator'), Type.Literal('viewer')]);
+export type Role = Static<typeof Role>;
+
+export const Theme = Type.Union([Type.Literal('light'), Type.Literal('dark')]);
+export type Theme = Static<typeof Theme>;
+
+export const Preferences = Type.Object({
+  alertNotifications: Type.Boolean(),
+  emailNotifications: Type.Boolean(),
+  theme: Theme,
+});
+export type Preferences = Static<typeof Preferences>;
+
+export const DEFAULT_PREFERENCES: Preferences = {
+  alertNotifications: true,
+  emailNotifications: false,
+  theme: 'light',
+};
+
+export const PublicUser = Type.Object({
+  _id: Type.String(),
+  username: Type.String(),
+  email: Type.String(),
+  role: Role,
+  lastLogin: Type.Union([IsoTimestamp, Type.Null()]),
+  greenhouseAccess: Type.Array(Type.Object({ greenhouseId: Type.String() })),
+  preferences: Preferences,
+  createdAt: IsoTimestamp,
+});
+export type PublicUser = Static<typeof PublicUser>;
+
+/** What login, register and refresh answer inside `data` (and, for older clients, at top level). */
+export const Session = Type.Object({ token: Type.String(), user: PublicUser });
+export type Session = Static<typeof Session>;

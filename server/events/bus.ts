@@ -1,0 +1,81 @@
+import type { Alert } from '../contract/alert.ts';
+import type { ControlLog, Device } from '../contract/device.ts';
+import type { Reading, SensorSnapshot, SensorType } from '../contract/reading.ts';
+import type { Settings } from '../contract/settings.ts';
+
+/** Safety interlocks that override rules and people (design.md, Hardware, sampling and control). */
+export type SafetyKind = 'PUMP_MAX_RUNTIME' | 'DRY_RUN_LOCKOUT' | 'INTERLOCK';
+
+/**
+ * Everything that happens inside the gateway, by name. Features publish here; the realtime hub, the
+ * alert evaluator and the rule engine's runner subscribe. One map, so a payload is typed at both ends.
+ */
+export interface GatewayEvents {
+  /** One sampling tick was stored (one transaction). */
+  sampleTaken: { greenhouseId: string; readings: Reading[]; snapshot: SensorSnapshot };
+  /** A sensor stopped answering (healthy=false) or came back (healthy=true), or reports a stuck value. */
+  sensorHealthChanged: {
+    greenhouseId: string;
+    sensorType: SensorType;
+    healthy: boolean;
+    fault: 'no_answer' | 'stuck' | null;
+    message: string;
+    at: string;
+  };
+  /** A device's state or configuration changed; controlLog is set when its output state changed. */
+  deviceChanged: { greenhouseId: string; device: Device; action: string | null; controlLog: ControlLog | null };
+  deviceAdded: { greenhouseId: string; device: Device };
+  deviceRemoved: { greenhouseId: string; deviceId: string };
+  /** A safety interlock engaged (active=true) or released (active=false). */
+  safetyEvent: { greenhouseId: string; kind: SafetyKind; deviceId: string; active: boolean; message: string; at: string };
+  alertRaised: { alert: Alert };
+  alertResolved: { alert: Alert };
+  settingsChanged: { settings: Settings; previous: Settings };
+}
+
+export type GatewayEventName = keyof GatewayEvents;
+type Listener<E extends GatewayEventName> = (payload: GatewayEvents[E]) => void;
+
+interface Registration {
+  owner: string;
+  listener: (payload: never) => void;
+}
+
+export interface EventBusLogger {
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * A typed, synchronous event bus. A listener that throws is logged with its owner's name and the
+ * others still run: one broken feature must not take the sampling loop down with it.
+ */
+export class EventBus {
+  readonly #listeners = new Map<GatewayEventName, Registration[]>();
+  readonly #logger: EventBusLogger;
+
+  constructor(logger: EventBusLogger) {
+    this.#logger = logger;
+  }
+
+  /** Subscribes; returns the function that unsubscribes. */
+  on<E extends GatewayEventName>(event: E, owner: string, listener: Listener<E>): () => void {
+    const registration: Registration = { owner, listener: listener as (payload: never) => void };
+    const list = this.#listeners.get(event) ?? [];
+    list.push(registration);
+    this.#listeners.set(event, list);
+    return () => {
+      const current = this.#listeners.get(event);
+      if (current) this.#listeners.set(event, current.filter((r) => r !== registration));
+    };
+  }
+
+  emit<E extends GatewayEventName>(event: E, payload: GatewayEvents[E]): void {
+    for (const { owner, listener } of this.#listeners.get(event) ?? []) {
+      try {
+        (listener as Listener<E>)(payload);
+      } catch (err) {
+        this.#logger.error({ err, event, owner }, 'event listener failed');
+      }
+    }
+  }
+}
