@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import Value from 'typebox/value';
+import { ConfigSchema, type Config } from './schema.ts';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Environment variables (design.md, Run-time interface) and the config key each one sets. */
+const ENV_KEYS: Array<{ env: string; key: keyof Config; parse: (raw: string) => unknown }> = [
+  { env: 'PORT', key: 'port', parse: (raw) => (/^\d+$/.test(raw) ? Number(raw) : raw) },
+  { env: 'HOST', key: 'host', parse: (raw) => raw },
+  { env: 'GREENHOUSE_DATA_DIR', key: 'dataDir', parse: (raw) => raw },
+  { env: 'GREENHOUSE_HARDWARE', key: 'hardware', parse: (raw) => raw },
+  {
+    env: 'GREENHOUSE_DEMO',
+    key: 'demo',
+    parse: (raw) => ({ '1': true, true: true, '0': false, false: false })[raw.toLowerCase()] ?? raw,
+  },
+];
+
+export interface ResolvedConfig extends Config {
+  demo: boolean;
+}
+
+/**
+ * Builds the configuration from, in rising priority: the schema's defaults, the JSON file named by
+ * GREENHOUSE_CONFIG, and the environment. Every problem is reported at once, each naming its key.
+ */
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): ResolvedConfig {
+  const problems: string[] = [];
+  let fromFile: Record<string, unknown> = {};
+  const file = env.GREENHOUSE_CONFIG;
+  if (file) {
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        problems.push(`GREENHOUSE_CONFIG (${file}): expected a JSON object`);
+      } else {
+        fromFile = parsed as Record<string, unknown>;
+      }
+    } catch (err) {
+      problems.push(`GREENHOUSE_CONFIG (${file}): cannot read it as JSON: ${(err as Error).message}`);
+    }
+  }
+  const raw: Record<string, unknown> = { ...fromFile };
+  for (const { env: name, key, parse } of ENV_KEYS) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw[key] = parse(value);
+  }
+  Object.assign(raw, overrides);
+
+  const withDefaults = Value.Default(ConfigSchema, Value.Clone(raw)) as Config;
+  for (const error of Value.Errors(ConfigSchema, withDefaults)) {
+    problems.push(describe(error.instancePath, error.message, withDefaults));
+  }
+  problems.push(...checkWiring(withDefaults));
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return { ...withDefaults, demo: withDefaults.demo ?? withDefaults.hardware === 'simulator' };
+}
+
+function describe(instancePath: string, message: string, config: unknown): string {
+  const key = instancePath.replace(/^\//, '').replaceAll('/', '.') || '(root)';
+  const envName = ENV_KEYS.find((e) => e.key === key)?.env;
+  const actual = JSON.stringify(Value.Pointer.Get(config, instancePath));
+  return `${key}${envName ? ` (${envName})` : ''}: ${message}, got ${actual}`;
+}
+
+/** Cross-field checks the schema cannot express: unique output ids, device ids and pins. */
+function checkWiring(config: Config): string[] {
+  const problems: string[] = [];
+  if (!Array.isArray(config.outputs)) return problems;
+  const seen = { outputId: new Map<string, number>(), deviceId: new Map<string, number>(), pin: new Map<number, number>() };
+  config.outputs.forEach((output, i) => {
+    const check = <K>(map: Map<K, number>, value: K | undefined, what: string) => {
+      if (value === undefined) return;
+      const first = map.get(value);
+      if (first !== undefined) problems.push(`outputs.${i}.${what}: ${JSON.stringify(value)} is already used by outputs.${first}`);
+      else map.set(value, i);
+    };
+    check(seen.outputId, output.outputId, 'outputId');
+    check(seen.deviceId, output.device?.deviceId, 'device.deviceId');
+    check(seen.pin, output.pin, 'pin');
+    if (output.device && (output.device.deviceType === 'SERVO') !== (output.kind === 'servo')) {
+      problems.push(`outputs.${i}.device.deviceType: a SERVO device needs kind "servo" and other devices kind "relay"`);
+    }
+  });
+  return problems;
+}

@@ -1,0 +1,55 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from './schema.ts';
+
+export type Db = BetterSQLite3Database<typeof schema>;
+
+export interface OpenedDatabase {
+  db: Db;
+  /** The raw connection, for pragmas, backups and hand-tuned statements. */
+  sqlite: Database.Database;
+  path: string;
+  close(): void;
+}
+
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export const DATABASE_FILE = 'greenhouse.db';
+
+/**
+ * Opens (creating if needed) the gateway's SQLite file and applies the checked-in migrations before
+ * anything else touches it.
+ */
+export function openDatabase(dataDir: string): OpenedDatabase {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, DATABASE_FILE);
+  const sqlite = new Database(path);
+  sqlite.pragma('journal_mode = WAL');
+  // better-sqlite3 leaves WAL at synchronous=NORMAL, which can lose the last commits on a power cut.
+  // Our write rate is a few transactions a second, so full durability costs nothing (design.md).
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  return {
+    db,
+    sqlite,
+    path,
+    close: () => {
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}
+
+/** Epoch-ms Date (as drizzle returns it) to the wire's ISO-8601 string. */
+export function toIso(value: Date | number): string;
+export function toIso(value: Date | number | null | undefined): string | null;
+export function toIso(value: Date | number | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return new Date(value).toISOString();
+}

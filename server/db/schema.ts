@@ -1,0 +1,126 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+// Every timestamp is epoch milliseconds in an integer column (`*_at`), turned into ISO-8601 on the wire.
+const timestampMs = (name: string) => integer(name, { mode: 'timestamp_ms' });
+const createdAt = () => timestampMs('created_at').notNull().default(sql`(unixepoch('subsec') * 1000)`);
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role', { enum: ['admin', 'operator', 'viewer'] }).notNull(),
+    /** JSON of contract Preferences. */
+    preferences: text('preferences', { mode: 'json' }).notNull(),
+    lastLoginAt: timestampMs('last_login_at'),
+    /** Bumped on password change: tokens issued before it are refused. */
+    tokenVersion: integer('token_version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestampMs('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('users_username_idx').on(sql`lower(${t.username})`)],
+);
+
+/** One row per sensor and sampling tick. */
+export const readings = sqliteTable(
+  'readings',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    greenhouseId: text('greenhouse_id').notNull(),
+    sensorType: text('sensor_type', { enum: ['DHT11', 'LDR', 'SOIL_MOISTURE', 'WATER_LEVEL'] }).notNull(),
+    takenAt: timestampMs('taken_at').notNull(),
+    temperatureC: real('temperature_c'),
+    humidityPct: real('humidity_pct'),
+    lightLux: real('light_lux'),
+    soilMoisturePct: real('soil_moisture_pct'),
+    waterLevelCm: real('water_level_cm'),
+  },
+  (t) => [
+    index('readings_sensor_type_taken_at_idx').on(t.sensorType, t.takenAt),
+    index('readings_taken_at_idx').on(t.takenAt),
+  ],
+);
+
+export const devices = sqliteTable(
+  'devices',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    deviceId: text('device_id').notNull(),
+    greenhouseId: text('greenhouse_id').notNull(),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    status: text('status').notNull(),
+    powerW: real('power_w').notNull().default(0),
+    intensityPct: real('intensity_pct').notNull().default(100),
+    autoMode: integer('auto_mode', { mode: 'boolean' }).notNull().default(false),
+    location: text('location').notNull().default('Main Greenhouse'),
+    lastActivatedAt: timestampMs('last_activated_at'),
+    /** JSON of contract AutomationRules. */
+    automationRules: text('automation_rules', { mode: 'json' }).notNull(),
+    /** The configured output it drives (config outputs[].outputId), or null when unbound. */
+    outputId: text('output_id'),
+    createdAt: createdAt(),
+    updatedAt: timestampMs('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('devices_device_id_idx').on(t.deviceId),
+    uniqueIndex('devices_output_id_idx').on(t.outputId),
+  ],
+);
+
+export const controlLog = sqliteTable(
+  'control_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    deviceId: text('device_id').notNull(),
+    greenhouseId: text('greenhouse_id').notNull(),
+    action: text('action').notNull(),
+    previousStatus: text('previous_status').notNull(),
+    newStatus: text('new_status').notNull(),
+    source: text('source', { enum: ['user', 'rule', 'safety', 'system'] }).notNull(),
+    actor: text('actor').notNull(),
+    reason: text('reason').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('control_log_device_id_idx').on(t.deviceId),
+    index('control_log_created_at_idx').on(t.createdAt),
+  ],
+);
+
+export const alerts = sqliteTable(
+  'alerts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    greenhouseId: text('greenhouse_id').notNull(),
+    alertType: text('alert_type').notNull(),
+    severity: text('severity', { enum: ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] }).notNull(),
+    message: text('message').notNull(),
+    deviceId: text('device_id'),
+    /** What raised it, e.g. 'threshold:temperature:high' or 'fault:DHT11'; one active alert per cause. */
+    causeKey: text('cause_key'),
+    value: real('value'),
+    threshold: real('threshold'),
+    isResolved: integer('is_resolved', { mode: 'boolean' }).notNull().default(false),
+    createdAt: createdAt(),
+    resolvedAt: timestampMs('resolved_at'),
+    actionTaken: text('action_taken'),
+  },
+  (t) => [
+    index('alerts_is_resolved_idx').on(t.isResolved),
+    index('alerts_created_at_idx').on(t.createdAt),
+    // At most one active alert per cause, enforced by the database as well as by the evaluator.
+    uniqueIndex('alerts_active_cause_key_idx').on(t.causeKey).where(sql`${t.isResolved} = 0 AND ${t.causeKey} IS NOT NULL`),
+  ],
+);
+
+export const settings = sqliteTable('settings', {
+  greenhouseId: text('greenhouse_id').primaryKey(),
+  alertThresholds: text('alert_thresholds', { mode: 'json' }).notNull(),
+  systemSettings: text('system_settings', { mode: 'json' }).notNull(),
+  deviceSettings: text('device_settings', { mode: 'json' }).notNull(),
+  updatedAt: timestampMs('updated_at').notNull(),
+});
