@@ -1,0 +1,140 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { FailureEnvelope } from '../contract/common.ts';
+import type { Preferences } from '../contract/user.ts';
+import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../http/errors.ts';
+import { ok } from '../http/reply.ts';
+import { accountFromClaims } from './guard.ts';
+import type { LoginLimiter } from './login-limiter.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { DemoReply, LoginBody, PasswordBody, ProfileBody, RegisterBody, SessionReply, UserReply } from './schemas.ts';
+import { issueToken, type TokenClaims } from './tokens.ts';
+import type { UserRow, UsersRepo } from './users-repo.ts';
+
+export interface AuthRoutesOptions {
+  users: UsersRepo;
+  limiter: LoginLimiter;
+  authenticate: (request: FastifyRequest) => Promise<void>;
+  demo: { username: string; password: string } | null;
+  /** Coarse per-client cap on the unauthenticated auth routes (requests per minute). */
+  requestsPerMinute: number;
+}
+
+const failures = { 400: FailureEnvelope, 401: FailureEnvelope, 403: FailureEnvelope, 409: FailureEnvelope, 429: FailureEnvelope };
+
+export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOptions): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { users, limiter, authenticate } = options;
+  const rateLimit = { max: options.requestsPerMinute, timeWindow: 60_000 };
+
+  const session = (account: UserRow, message: string) => {
+    const token = issueToken(app, account);
+    const user = users.toPublic(account);
+    return { success: true as const, message, data: { token, user }, token, user };
+  };
+
+  app.post('/register', {
+    schema: { body: RegisterBody, response: { 201: SessionReply, ...failures } },
+    config: { rateLimit },
+  }, async (request, reply) => {
+    const { username, email, password } = request.body;
+    const role = request.body.role ?? 'operator';
+    if (role === 'admin' && users.count() > 0 && !(await signedInAdmin(request))) {
+      throw forbidden('Only a signed-in admin can create an admin account');
+    }
+    if (users.findByUsername(username)) throw conflict(`Username '${username}' is already taken`);
+    const passwordHash = await hashPassword(password);
+    let account: UserRow;
+    try {
+      account = users.create({ username, email, passwordHash, role });
+    } catch (err) {
+      // Two registrations of one name at once: the unique index decides.
+      if (String((err as Error).message).includes('UNIQUE')) throw conflict(`Username '${username}' is already taken`);
+      throw err;
+    }
+    account = users.recordLogin(account.id);
+    return reply.status(201).send(session(account, 'Registration successful'));
+  });
+
+  app.post('/login', {
+    schema: { body: LoginBody, response: { 200: SessionReply, ...failures } },
+    config: { rateLimit },
+  }, async (request) => {
+    const client = request.ip;
+    const waitSeconds = limiter.retryAfterSeconds(client);
+    if (waitSeconds > 0) {
+      throw new HttpError(429, `Too many failed sign-in attempts, try again in ${waitSeconds} seconds`);
+    }
+    const account = users.findByUsername(request.body.username);
+    // Verify against a hash even for unknown users, so timing does not reveal which usernames exist.
+    const valid = await verifyPassword(account?.passwordHash ?? DUMMY_HASH, request.body.password);
+    if (!account || !valid) {
+      limiter.recordFailure(client);
+      throw unauthorized('Invalid username or password');
+    }
+    limiter.recordSuccess(client);
+    return session(users.recordLogin(account.id), 'Login successful');
+  });
+
+  app.get('/demo', { schema: { response: { 200: DemoReply } } }, async () =>
+    ok(options.demo ? { enabled: true, ...options.demo } : { enabled: false }),
+  );
+
+  app.register(async (privateRoutes) => {
+    const authed = privateRoutes.withTypeProvider<TypeBoxTypeProvider>();
+    authed.addHook('preHandler', authenticate);
+
+    authed.get('/me', { schema: { response: { 200: UserReply, ...failures } } }, async (request) =>
+      ok(users.toPublic(request.account!)),
+    );
+
+    authed.put('/profile', { schema: { body: ProfileBody, response: { 200: UserReply, ...failures } } }, async (request) => {
+      const account = request.account!;
+      const { email, preferences } = request.body;
+      const changes: Partial<Pick<UserRow, 'email' | 'preferences'>> = {};
+      if (email !== undefined) changes.email = email;
+      if (preferences !== undefined) {
+        changes.preferences = { ...users.toPublic(account).preferences, ...preferences } satisfies Preferences;
+      }
+      return ok(users.toPublic(users.update(account.id, changes)), 'Profile updated successfully');
+    });
+
+    const changePassword = async (request: FastifyRequest<{ Body: { currentPassword: string; newPassword: string } }>) => {
+      const account = request.account!;
+      if (!(await verifyPassword(account.passwordHash, request.body.currentPassword))) {
+        // 400, not 401: the session is fine, the form is wrong.
+        throw badRequest('currentPassword is incorrect', 'currentPassword');
+      }
+      if (request.body.currentPassword === request.body.newPassword) {
+        throw badRequest('newPassword must differ from the current password', 'newPassword');
+      }
+      const updated = users.update(account.id, {
+        passwordHash: await hashPassword(request.body.newPassword),
+        // Revokes every other session's token; this one gets a fresh token below.
+        tokenVersion: account.tokenVersion + 1,
+      });
+      return session(updated, 'Password updated successfully');
+    };
+    const passwordRoute = { schema: { body: PasswordBody, response: { 200: SessionReply, ...failures } } };
+    authed.put('/password', passwordRoute, changePassword);
+    authed.post('/change-password', passwordRoute, changePassword);
+
+    authed.post('/refresh', { schema: { response: { 200: SessionReply, ...failures } } }, async (request) =>
+      session(request.account!, 'Session extended'),
+    );
+  });
+
+  async function signedInAdmin(request: FastifyRequest): Promise<boolean> {
+    if (!request.headers.authorization) return false;
+    try {
+      const claims = await request.jwtVerify<TokenClaims>();
+      return accountFromClaims(users, claims)?.role === 'admin';
+    } catch {
+      return false;
+    }
+  }
+}
+
+// A valid argon2id hash of a random string, used to spend the same time on unknown usernames.
+const DUMMY_HASH =
+  '$argon2id$v=19$m=19456,t=2,p=1$JOrmH5EyStnHxrooPzpS5w$DpXp1olB+7hyv7e2U/60X6MJGgMpJLuTc7zsFNtulis';

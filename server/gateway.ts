@@ -1,0 +1,150 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { SystemClock, type Clock } from '../drivers/clock.ts';
+import { buildApp } from './app.ts';
+import { accountFromClaims } from './auth/guard.ts';
+import { loadOrCreateJwtSecret } from './auth/jwt-secret.ts';
+import { LoginLimiter } from './auth/login-limiter.ts';
+import { hashPassword } from './auth/passwords.ts';
+import type { TokenClaims } from './auth/tokens.ts';
+import { UsersRepo } from './auth/users-repo.ts';
+import { loadConfig, type ResolvedConfig } from './config/load.ts';
+import type { Config } from './config/schema.ts';
+import { openDatabase, type OpenedDatabase } from './db/open.ts';
+import { EventBus } from './events/bus.ts';
+import type { Feature } from './features.ts';
+import { makeGreenhouseResolver } from './http/greenhouse.ts';
+import { bridgeBusToHub } from './realtime/bridge.ts';
+import { RealtimeHub, type HubOptions } from './realtime/hub.ts';
+import { SettingsService } from './settings/settings-service.ts';
+
+export interface GatewayOptions {
+  /** Environment variables to read (default: none, so tests are not affected by the shell's). */
+  env?: Record<string, string | undefined>;
+  /** Config values that win over the environment and the config file. */
+  overrides?: Partial<Config>;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+  hubOptions?: Partial<HubOptions>;
+  /** Folder of the built dashboard; default web/dist when it exists. */
+  webRoot?: string | null;
+}
+
+export interface Gateway {
+  config: ResolvedConfig;
+  app: FastifyInstance;
+  clock: Clock;
+  bus: EventBus;
+  database: OpenedDatabase;
+  users: UsersRepo;
+  settings: SettingsService;
+  hub: RealtimeHub;
+  /** http://host:port once started. */
+  url: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const DEFAULT_WEB_ROOT = join(REPO_ROOT, 'web', 'dist');
+
+/** The demo admin of simulator mode (design.md: GREENHOUSE_DEMO); shown on the login screen. */
+export const DEMO_ACCOUNT = { username: 'admin', password: 'greenhouse' } as const;
+
+/**
+ * The composition root: builds every part of the gateway from config. `main.ts` calls it with the
+ * process environment; tests call it with a temp data dir and fakes for the hardware.
+ */
+export async function createGateway(options: GatewayOptions = {}): Promise<Gateway> {
+  const config = loadConfig(options.env ?? {}, options.overrides);
+  const clock = options.clock ?? new SystemClock();
+  const now = () => clock.now();
+  const logger = options.logger ?? false;
+
+  const database = openDatabase(config.dataDir);
+  const jwtSecret = loadOrCreateJwtSecret(config.dataDir);
+  const bus = new EventBus({ error: (obj, msg) => console.error(msg, obj) });
+  const users = new UsersRepo(database.db, config.greenhouseId, now);
+  const settings = new SettingsService(database.db, bus, config.greenhouseId, now);
+  const resolveGreenhouse = makeGreenhouseResolver(config.greenhouseId);
+
+  if (config.demo && !users.findByUsername(DEMO_ACCOUNT.username)) {
+    users.create({
+      username: DEMO_ACCOUNT.username,
+      email: 'admin@greenhouse.local',
+      passwordHash: await hashPassword(DEMO_ACCOUNT.password),
+      role: 'admin',
+    });
+  }
+
+  let app: FastifyInstance | null = null;
+  const hub = new RealtimeHub({
+    verifyToken: (token) => {
+      try {
+        const claims = app!.jwt.verify<TokenClaims & { exp: number }>(token);
+        const account = accountFromClaims(users, claims);
+        return account ? { account, expiresAtMs: claims.exp * 1000 } : null;
+      } catch {
+        return null;
+      }
+    },
+    reloadAccount: (account) => {
+      const fresh = users.findById(account.id);
+      return fresh && fresh.tokenVersion === account.tokenVersion ? fresh : null;
+    },
+    toPublicUser: (account) => users.toPublic(account),
+    resolveGreenhouse,
+    logger: { warn: (obj, msg) => app?.log.warn(obj, msg), error: (obj, msg) => app?.log.error(obj, msg) },
+    options: options.hubOptions,
+  });
+
+  const features: Feature[] = [];
+
+  const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
+  app = await buildApp({
+    config,
+    jwtSecret,
+    users,
+    limiter: new LoginLimiter(config.loginRateLimit.max, config.loginRateLimit.windowMs, now),
+    settings,
+    hub,
+    resolveGreenhouse,
+    features,
+    webRoot,
+    demoAccount: config.demo ? { ...DEMO_ACCOUNT } : null,
+    logger,
+  });
+
+  let unbridge: (() => void) | null = null;
+  const gateway: Gateway = {
+    config,
+    app,
+    clock,
+    bus,
+    database,
+    users,
+    settings,
+    hub,
+    url: '',
+    async start() {
+      unbridge = bridgeBusToHub(bus, hub);
+      hub.start();
+      for (const feature of features) await feature.start?.();
+      await app!.listen({ port: config.port, host: config.host });
+      const address = app!.server.address();
+      const port = typeof address === 'object' && address ? address.port : config.port;
+      const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+      gateway.url = `http://${host}:${port}`;
+    },
+    async stop() {
+      hub.stop();
+      for (const feature of [...features].reverse()) await feature.stop?.();
+      unbridge?.();
+      await app!.close();
+      database.close();
+    },
+  };
+  return gateway;
+}

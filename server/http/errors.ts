@@ -1,0 +1,114 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FailureEnvelope } from '../contract/common.ts';
+
+/** An error whose message is safe and useful to show the client, with its HTTP status. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly errors?: Array<{ field: string; message: string }>,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string, field?: string) =>
+  new HttpError(400, message, field ? [{ field, message }] : undefined);
+export const unauthorized = (message = 'Authentication required') => new HttpError(401, message);
+export const forbidden = (message = 'Your role is not allowed to do this') => new HttpError(403, message);
+export const notFound = (message: string) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+interface AjvIssue {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+  keyword?: string;
+}
+
+/** Turns ajv's issue into a field name and a sentence that names it. */
+function describeIssue(issue: AjvIssue): { field: string; message: string } {
+  const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  const missing = issue.params?.missingProperty;
+  if (issue.keyword === 'required' && typeof missing === 'string') {
+    const field = path ? `${path}.${missing}` : missing;
+    return { field, message: `${field} is required` };
+  }
+  const field = path || '(body)';
+  if (issue.keyword === 'additionalProperties' && typeof issue.params?.additionalProperty === 'string') {
+    const extra = path ? `${path}.${issue.params.additionalProperty}` : issue.params.additionalProperty;
+    return { field: extra, message: `${extra} is not an accepted field` };
+  }
+  if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf' || issue.keyword === 'const' || issue.keyword === 'enum') {
+    return { field, message: `${field} has an invalid value` };
+  }
+  return { field, message: `${field} ${issue.message ?? 'is invalid'}` };
+}
+
+const CONTEXT_NAMES: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+function failure(reply: FastifyReply, statusCode: number, body: FailureEnvelope) {
+  return reply.status(statusCode).type('application/json').send(body);
+}
+
+/**
+ * One error handler for the whole API: 4xx answers say what was wrong (naming the field), 5xx answers
+ * say little and the details go to the log.
+ */
+export function handleError(error: FastifyError | HttpError | Error, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpError) {
+    return failure(reply, error.statusCode, {
+      success: false,
+      message: error.message,
+      ...(error.errors ? { errors: error.errors } : {}),
+    });
+  }
+  const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
+  if (fastifyError.validation) {
+    // ajv reports a failed union once per branch; the first issue names the field well enough.
+    const issues = fastifyError.validation.map(describeIssue);
+    const first = issues[0] ?? { field: '(request)', message: 'Invalid request' };
+    const where = CONTEXT_NAMES[fastifyError.validationContext ?? ''] ?? 'request';
+    return failure(reply, 400, {
+      success: false,
+      message: `Invalid ${where}: ${first.message}`,
+      errors: dedupe(issues),
+    });
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return failure(reply, 413, { success: false, message: 'Request body is too large' });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return failure(reply, 400, { success: false, message: 'Malformed JSON in request body' });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return failure(reply, 415, { success: false, message: 'Content-Type must be application/json' });
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return failure(reply, 400, { success: false, message: 'Invalid Content-Length header' });
+  }
+  if (error instanceof SyntaxError) {
+    return failure(reply, 400, { success: false, message: 'Malformed JSON in request body' });
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return failure(reply, status, { success: false, message: error.message || 'Bad request' });
+  }
+  request.log.error({ err: error }, 'request failed');
+  return failure(reply, 500, { success: false, message: 'Server error occurred' });
+}
+
+function dedupe(issues: Array<{ field: string; message: string }>) {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = `${i.field}\u0000${i.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

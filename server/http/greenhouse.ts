@@ -1,0 +1,18 @@
+import type { FastifyRequest } from 'fastify';
+import { notFound } from './errors.ts';
+
+/** The appliance serves one greenhouse; `default` is an alias for it (design.md, Contract). */
+export function makeGreenhouseResolver(greenhouseId: string) {
+  return (id: string): string | null => (id === greenhouseId || id === 'default' ? greenhouseId : null);
+}
+
+/** A preHandler that rewrites `:greenhouseId` to the canonical id, or answers 404 for any other id. */
+export function makeGreenhouseGuard(resolve: (id: string) => string | null) {
+  return async function greenhouseGuard(request: FastifyRequest): Promise<void> {
+    const params = request.params as Record<string, string> | undefined;
+    if (!params || typeof params.greenhouseId !== 'string') return;
+    const canonical = resolve(params.greenhouseId);
+    if (!canonical) throw notFound(`Greenhouse '${params.greenhouseId}' not found`);
+    params.greenhouseId = canonical;
+  };
+}

@@ -1,0 +1,237 @@
+import type { WebSocket } from 'ws';
+import type { ClientEvents, ServerEvents } from '../contract/realtime.ts';
+import { WS_CLOSE_UNAUTHORIZED } from '../contract/realtime.ts';
+import type { UserRow } from '../auth/users-repo.ts';
+import type { PublicUser } from '../contract/user.ts';
+import { HttpError } from '../http/errors.ts';
+
+export interface HubOptions {
+  /** A client that has not authenticated by then is closed with 4401 (design.md: 5 s). */
+  authTimeoutMs: number;
+  /** Ping period; a socket that did not answer the previous ping is terminated. */
+  heartbeatMs: number;
+  /** A client whose unsent backlog exceeds this is dropped rather than buffered without bound. */
+  maxBufferedBytes: number;
+}
+
+export const DEFAULT_HUB_OPTIONS: HubOptions = { authTimeoutMs: 5000, heartbeatMs: 30_000, maxBufferedBytes: 1 << 20 };
+
+export interface VerifiedSession {
+  account: UserRow;
+  /** Token expiry, epoch ms. */
+  expiresAtMs: number;
+}
+
+export interface HubDeps {
+  /** Verifies a bearer token; null when missing, bad, expired or revoked. */
+  verifyToken(token: string): VerifiedSession | null;
+  /** The canonical greenhouse id for an id or alias, or null when this gateway does not serve it. */
+  resolveGreenhouse(id: string): string | null;
+  /** The account as it is now (role changes, revocation), or null when it is gone. */
+  reloadAccount(account: UserRow): UserRow | null;
+  toPublicUser(account: UserRow): PublicUser;
+  logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  options?: Partial<HubOptions>;
+}
+
+type ClientHandler<E extends keyof ClientEvents> = (account: UserRow, data: unknown) => Promise<void> | void;
+
+interface Client {
+  socket: WebSocket;
+  session: VerifiedSession | null;
+  greenhouses: Set<string>;
+  alive: boolean;
+  timers: NodeJS.Timeout[];
+}
+
+/**
+ * The realtime hub behind `/ws`: authenticates each socket (first message or upgrade header), keeps
+ * per-greenhouse rooms, relays server events to them and hands client commands to their handlers.
+ */
+export class RealtimeHub {
+  readonly #clients = new Set<Client>();
+  readonly #handlers = new Map<string, ClientHandler<keyof ClientEvents>>();
+  readonly #options: HubOptions;
+  #heartbeat: NodeJS.Timeout | null = null;
+
+  constructor(private readonly deps: HubDeps) {
+    this.#options = { ...DEFAULT_HUB_OPTIONS, ...deps.options };
+  }
+
+  start(): void {
+    this.#heartbeat = setInterval(() => this.#checkHeartbeats(), this.#options.heartbeatMs);
+    this.#heartbeat.unref();
+  }
+
+  stop(): void {
+    if (this.#heartbeat) clearInterval(this.#heartbeat);
+    this.#heartbeat = null;
+    for (const client of this.#clients) this.#close(client, 1001, 'Server shutting down');
+  }
+
+  get clientCount(): number {
+    return this.#clients.size;
+  }
+
+  /** Registers the handler of a client event (e.g. 'device-control'); it may throw HttpError. */
+  onClientEvent<E extends Exclude<keyof ClientEvents, 'authenticate' | 'join-greenhouse'>>(event: E, handler: ClientHandler<E>): void {
+    this.#handlers.set(event, handler as ClientHandler<keyof ClientEvents>);
+  }
+
+  /** Sends an event to every authenticated socket that joined the greenhouse. */
+  broadcast<E extends keyof ServerEvents>(greenhouseId: string, event: E, data: ServerEvents[E]): void {
+    const message = JSON.stringify({ event, data });
+    for (const client of this.#clients) {
+      if (client.session && client.greenhouses.has(greenhouseId)) this.#sendRaw(client, message);
+    }
+  }
+
+  /** Takes a freshly upgraded socket. `bearer` is the token of an `Authorization` header, if any. */
+  accept(socket: WebSocket, bearer: string | null): void {
+    const client: Client = { socket, session: null, greenhouses: new Set(), alive: true, timers: [] };
+    this.#clients.add(client);
+    socket.on('pong', () => {
+      client.alive = true;
+    });
+    socket.on('close', () => this.#forget(client));
+    socket.on('error', () => this.#forget(client));
+    socket.on('message', (raw, isBinary) => {
+      void this.#onMessage(client, isBinary ? null : raw.toString());
+    });
+
+    if (bearer !== null) {
+      this.#authenticate(client, bearer);
+      return;
+    }
+    const authTimer = setTimeout(() => {
+      if (!client.session) this.#close(client, WS_CLOSE_UNAUTHORIZED, 'Authentication timeout');
+    }, this.#options.authTimeoutMs);
+    client.timers.push(authTimer);
+  }
+
+  #authenticate(client: Client, token: unknown): boolean {
+    const session = typeof token === 'string' && token ? this.deps.verifyToken(token) : null;
+    if (!session) {
+      this.#close(client, WS_CLOSE_UNAUTHORIZED, 'Invalid or expired token');
+      return false;
+    }
+    client.session = session;
+    // A socket does not outlive its token.
+    const untilExpiryMs = Math.max(0, session.expiresAtMs - Date.now());
+    const expiryTimer = setTimeout(
+      () => this.#close(client, WS_CLOSE_UNAUTHORIZED, 'Token expired'),
+      Math.min(untilExpiryMs, 2 ** 31 - 1),
+    );
+    client.timers.push(expiryTimer);
+    this.#send(client, 'authenticated', { user: this.deps.toPublicUser(session.account) });
+    return true;
+  }
+
+  async #onMessage(client: Client, text: string | null): Promise<void> {
+    let message: { event?: unknown; data?: unknown };
+    try {
+      message = text === null ? {} : (JSON.parse(text) as typeof message);
+      if (typeof message !== 'object' || message === null) message = {};
+    } catch {
+      message = {};
+    }
+    const event = typeof message.event === 'string' ? message.event : null;
+
+    if (!client.session) {
+      if (event === 'authenticate') {
+        const data = message.data as { token?: unknown } | undefined;
+        this.#authenticate(client, data?.token);
+      } else {
+        this.#close(client, WS_CLOSE_UNAUTHORIZED, 'Authenticate first');
+      }
+      return;
+    }
+
+    if (event === null) {
+      this.#send(client, 'error', { message: 'Messages must be JSON objects { "event": string, "data": any }', status: 400 });
+      return;
+    }
+    if (event === 'authenticate') {
+      this.#authenticate(client, (message.data as { token?: unknown } | undefined)?.token);
+      return;
+    }
+    if (event === 'join-greenhouse') {
+      const requested = typeof message.data === 'string' ? message.data : (message.data as { greenhouseId?: unknown } | undefined)?.greenhouseId;
+      const greenhouseId = typeof requested === 'string' ? this.deps.resolveGreenhouse(requested) : null;
+      if (!greenhouseId) {
+        this.#send(client, 'error', { event, status: 404, message: `Greenhouse ${JSON.stringify(requested ?? null)} not found` });
+        return;
+      }
+      client.greenhouses.add(greenhouseId);
+      this.#send(client, 'greenhouse-joined', { greenhouseId });
+      return;
+    }
+    const handler = this.#handlers.get(event);
+    if (!handler) {
+      this.#send(client, 'error', { event, status: 400, message: `Unknown event '${event}'` });
+      return;
+    }
+    try {
+      // Re-check the account on every command: a role change or revocation applies at once.
+      const account = this.deps.reloadAccount(client.session.account);
+      if (!account) {
+        this.#close(client, WS_CLOSE_UNAUTHORIZED, 'Account revoked');
+        return;
+      }
+      await handler(account, message.data);
+    } catch (err) {
+      if (err instanceof HttpError) {
+        this.#send(client, 'error', { event, status: err.statusCode, message: err.message });
+      } else {
+        this.deps.logger.error({ err, event }, 'websocket command failed');
+        this.#send(client, 'error', { event, status: 500, message: 'Server error occurred' });
+      }
+    }
+  }
+
+  #send<E extends keyof ServerEvents>(client: Client, event: E, data: ServerEvents[E]): void {
+    this.#sendRaw(client, JSON.stringify({ event, data }));
+  }
+
+  #sendRaw(client: Client, message: string): void {
+    if (client.socket.readyState !== client.socket.OPEN) return;
+    if (client.socket.bufferedAmount > this.#options.maxBufferedBytes) {
+      this.deps.logger.warn({ bufferedBytes: client.socket.bufferedAmount }, 'dropping slow websocket client');
+      client.socket.terminate();
+      this.#forget(client);
+      return;
+    }
+    client.socket.send(message);
+  }
+
+  #checkHeartbeats(): void {
+    for (const client of this.#clients) {
+      if (!client.alive) {
+        client.socket.terminate();
+        this.#forget(client);
+        continue;
+      }
+      client.alive = false;
+      try {
+        client.socket.ping();
+      } catch {
+        this.#forget(client);
+      }
+    }
+  }
+
+  #close(client: Client, code: number, reason: string): void {
+    try {
+      client.socket.close(code, reason);
+    } catch {
+      client.socket.terminate();
+    }
+    this.#forget(client);
+  }
+
+  #forget(client: Client): void {
+    for (const timer of client.timers) clearTimeout(timer);
+    client.timers = [];
+    this.#clients.delete(client);
+  }
+}

@@ -1,0 +1,109 @@
+import { eq } from 'drizzle-orm';
+import {
+  DEFAULT_ALERT_THRESHOLDS,
+  DEFAULT_DEVICE_SETTINGS,
+  DEFAULT_SYSTEM_SETTINGS,
+  type AlertThresholds,
+  type DeviceSettings,
+  type Settings,
+  type SystemSettings,
+} from '../contract/settings.ts';
+import type { Db } from '../db/open.ts';
+import { settings } from '../db/schema.ts';
+import type { EventBus } from '../events/bus.ts';
+import { badRequest } from '../http/errors.ts';
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object | null ? DeepPartial<NonNullable<T[K]>> | T[K] : T[K] };
+
+/**
+ * The greenhouse's settings, kept in one row and cached in memory: the sampler, the rule engine and the
+ * alert evaluator read them every tick. Every change is published as `settingsChanged` so it applies live.
+ */
+export class SettingsService {
+  #cached: Settings | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+    readonly greenhouseId: string,
+    private readonly now: () => number,
+  ) {}
+
+  get(): Settings {
+    if (this.#cached) return this.#cached;
+    const row = this.db.select().from(settings).where(eq(settings.greenhouseId, this.greenhouseId)).get();
+    this.#cached = row
+      ? {
+          greenhouseId: this.greenhouseId,
+          // Merge over the defaults so a field added by a later release has a value in an old row.
+          alertThresholds: mergeDeep(DEFAULT_ALERT_THRESHOLDS, row.alertThresholds as AlertThresholds),
+          systemSettings: { ...DEFAULT_SYSTEM_SETTINGS, ...(row.systemSettings as SystemSettings) },
+          deviceSettings: mergeDeep(DEFAULT_DEVICE_SETTINGS, row.deviceSettings as DeviceSettings),
+        }
+      : this.#defaults();
+    return this.#cached;
+  }
+
+  updateThresholds(changes: DeepPartial<AlertThresholds>): Settings {
+    const current = this.get();
+    const alertThresholds = mergeDeep(current.alertThresholds, changes);
+    for (const group of ['temperature', 'humidity'] as const) {
+      const { high, low } = alertThresholds[group];
+      if (high !== null && low !== null && low >= high) {
+        throw badRequest(`alertThresholds.${group}.low must be below alertThresholds.${group}.high`, `alertThresholds.${group}.low`);
+      }
+    }
+    return this.#save({ ...current, alertThresholds });
+  }
+
+  updateSystem(changes: Partial<SystemSettings>): Settings {
+    const current = this.get();
+    return this.#save({ ...current, systemSettings: { ...current.systemSettings, ...changes } });
+  }
+
+  updateDevices(changes: DeepPartial<DeviceSettings>): Settings {
+    const current = this.get();
+    return this.#save({ ...current, deviceSettings: mergeDeep(current.deviceSettings, changes) });
+  }
+
+  reset(): Settings {
+    return this.#save(this.#defaults());
+  }
+
+  #defaults(): Settings {
+    return {
+      greenhouseId: this.greenhouseId,
+      alertThresholds: structuredClone(DEFAULT_ALERT_THRESHOLDS),
+      systemSettings: { ...DEFAULT_SYSTEM_SETTINGS },
+      deviceSettings: structuredClone(DEFAULT_DEVICE_SETTINGS),
+    };
+  }
+
+  #save(next: Settings): Settings {
+    const previous = this.get();
+    const values = {
+      greenhouseId: this.greenhouseId,
+      alertThresholds: next.alertThresholds,
+      systemSettings: next.systemSettings,
+      deviceSettings: next.deviceSettings,
+      updatedAt: new Date(this.now()),
+    };
+    this.db.insert(settings).values(values).onConflictDoUpdate({ target: settings.greenhouseId, set: values }).run();
+    this.#cached = next;
+    this.bus.emit('settingsChanged', { settings: next, previous });
+    return next;
+  }
+}
+
+/** Merges `changes` into `base` recursively; an explicit null replaces (null means "unset"). */
+export function mergeDeep<T>(base: T, changes: unknown): T {
+  if (changes === undefined) return structuredClone(base);
+  if (changes === null || typeof changes !== 'object' || Array.isArray(changes)) return changes as T;
+  if (base === null || typeof base !== 'object') return structuredClone(changes) as T;
+  const result: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    result[key] = mergeDeep((base as Record<string, unknown>)[key], value);
+  }
+  return result as T;
+}

@@ -1,0 +1,57 @@
+/** A small HTTP client over real sockets (fetch) for integration tests. */
+export interface HttpResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export function httpClient(baseUrl: string) {
+  async function request<T = any>(
+    method: string,
+    path: string,
+    options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ): Promise<HttpResult<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.rawBody !== undefined) {
+      body = options.rawBody;
+      headers['content-type'] ??= 'application/json';
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // keep text
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+  return {
+    request,
+    get: <T = any>(path: string, token?: string) => request<T>('GET', path, { token }),
+    post: <T = any>(path: string, body?: unknown, token?: string) => request<T>('POST', path, { body, token }),
+    put: <T = any>(path: string, body?: unknown, token?: string) => request<T>('PUT', path, { body, token }),
+    del: <T = any>(path: string, token?: string) => request<T>('DELETE', path, { token }),
+  };
+}
+
+export type HttpClient = ReturnType<typeof httpClient>;
+
+/** Registers an account over HTTP and returns its token (the first account becomes admin). */
+export async function registerUser(
+  http: HttpClient,
+  user: { username: string; password?: string; email?: string; role?: 'admin' | 'operator' | 'viewer' },
+  adminToken?: string,
+): Promise<string> {
+  const result = await http.request('POST', '/api/auth/register', {
+    body: { password: 'correct-horse-1', email: `${user.username}@example.com`, ...user },
+    token: adminToken,
+  });
+  if (result.status !== 201) throw new Error(`register ${user.username}: ${result.status} ${JSON.stringify(result.body)}`);
+  return result.body.token as string;
+}
