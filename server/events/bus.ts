@@ -13,6 +13,8 @@ export type SafetyKind = 'PUMP_MAX_RUNTIME' | 'DRY_RUN_LOCKOUT' | 'INTERLOCK';
 export interface GatewayEvents {
   /** One sampling tick was stored (one transaction). */
   sampleTaken: { greenhouseId: string; readings: Reading[]; snapshot: SensorSnapshot };
+  /** The sampling loop finished a tick (even one where every sensor failed): the watchdog's proof of life. */
+  samplerTicked: { at: string; durationMs: number; failedSensors: SensorType[] };
   /** A sensor stopped answering (healthy=false) or came back (healthy=true), or reports a stuck value. */
   sensorHealthChanged: {
     greenhouseId: string;
