@@ -1,3 +1,7 @@
+import { SystemClock } from '../drivers/clock.ts';
+import { runAppliance } from './appliance/lifecycle.ts';
+import { applianceLoggerOptions } from './appliance/logging.ts';
+import { SystemdNotifier, systemdNotifySender, watchdogIntervalMs } from './appliance/notify.ts';
 import { ConfigError } from './config/load.ts';
 import { createGateway } from './gateway.ts';
 
@@ -5,32 +9,33 @@ import { createGateway } from './gateway.ts';
 async function main(): Promise<void> {
   let gateway;
   try {
-    gateway = await createGateway({
-      env: process.env,
-      logger: { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization'] },
-    });
+    gateway = await createGateway({ env: process.env, logger: applianceLoggerOptions(process.env) });
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
-      process.exit(78); // EX_CONFIG: systemd does not restart-loop on a bad config
+      process.exit(78); // EX_CONFIG: the unit's RestartPreventExitStatus=78 stops a restart loop
     }
     throw err;
   }
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    gateway.app.log.info({ signal }, 'shutting down');
-    try {
-      await gateway.stop();
-    } finally {
-      process.exit(0);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  await gateway.start();
-  gateway.app.log.info(`Greenhouse dashboard at ${gateway.url} (hardware: ${gateway.config.hardware})`);
+  const log = gateway.app.log;
+  // systemd's watchdog and the shutdown deadline count wall-clock time, not the simulator's clock.
+  const realClock = new SystemClock();
+  const notifier = new SystemdNotifier({
+    bus: gateway.bus,
+    clock: realClock,
+    send: systemdNotifySender(process.env),
+    watchdogMs: watchdogIntervalMs(process.env, process.pid),
+    logger: log,
+  });
+  await runAppliance({
+    gateway,
+    notifier,
+    process,
+    clock: realClock,
+    logger: log,
+    readyStatus: () => `Dashboard at ${gateway.url} (hardware: ${gateway.config.hardware})`,
+  });
+  log.info(`Greenhouse dashboard at ${gateway.url} (hardware: ${gateway.config.hardware})`);
 }
 
 main().catch((err) => {

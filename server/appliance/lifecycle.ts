@@ -1,0 +1,90 @@
+import type { Clock } from '../../drivers/clock.ts';
+import type { SystemdNotifier } from './notify.ts';
+
+/** The part of `process` the lifecycle uses (tests pass an EventEmitter and a fake exit). */
+export interface ProcessLike {
+  on(signal: 'SIGTERM' | 'SIGINT', listener: () => void): unknown;
+  removeListener(signal: 'SIGTERM' | 'SIGINT', listener: () => void): unknown;
+  exit(code: number): void;
+}
+
+export interface LifecycleLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface RunnableGateway {
+  start(): Promise<void>;
+  /** Stops accepting, drives outputs to their safe state, closes the database. */
+  stop(): Promise<void>;
+}
+
+export interface LifecycleOptions {
+  gateway: RunnableGateway;
+  notifier: SystemdNotifier;
+  process: ProcessLike;
+  /** Real time: the deadline is wall-clock, whatever the simulator's clock does. */
+  clock: Clock;
+  logger: LifecycleLogger;
+  /** Text for `systemctl status` once ready. */
+  readyStatus: () => string;
+  /**
+   * Hard deadline of a shutdown. Below the unit's TimeoutStopSec (20 s) so the gateway exits on its
+   * own terms (outputs were made safe by then or the kernel releases them, see strict_gpiod) instead of
+   * being SIGKILLed.
+   */
+  forceExitAfterMs?: number;
+}
+
+const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+export const FORCE_EXIT_AFTER_MS = 10_000;
+
+/**
+ * Runs the gateway as the appliance's process: start, READY=1, and on SIGTERM/SIGINT one orderly stop
+ * (STOPPING=1, then gateway.stop()) bounded by a hard deadline. Exit 0 on a clean stop, 1 otherwise.
+ */
+export async function runAppliance(options: LifecycleOptions): Promise<{ shutdown: (signal: string) => Promise<void> }> {
+  const { gateway, notifier, process: proc, clock, logger } = options;
+  const forceExitAfterMs = options.forceExitAfterMs ?? FORCE_EXIT_AFTER_MS;
+  let stopping: Promise<void> | null = null;
+
+  const shutdown = (signal: string): Promise<void> => {
+    // A second Ctrl-C while stopping changes nothing: the deadline below already bounds the wait.
+    stopping ??= (async () => {
+      logger.info({ signal }, 'shutting down: outputs to safe state, closing the database');
+      const deadline = clock.setTimeout(() => {
+        logger.error({ signal, forceExitAfterMs }, 'shutdown took too long: forcing exit');
+        proc.exit(1);
+      }, forceExitAfterMs);
+      await notifier.stopping();
+      let code = 0;
+      try {
+        await gateway.stop();
+        logger.info({ signal }, 'stopped cleanly');
+      } catch (err) {
+        logger.error({ err, signal }, 'shutdown failed');
+        code = 1;
+      }
+      clock.clearTimeout(deadline);
+      proc.exit(code);
+    })();
+    return stopping;
+  };
+  const onSignal = { SIGTERM: () => void shutdown('SIGTERM'), SIGINT: () => void shutdown('SIGINT') };
+  const listen = () => {
+    for (const signal of SIGNALS) {
+      proc.removeListener(signal, onSignal[signal]);
+      proc.on(signal, onSignal[signal]);
+    }
+  };
+
+  listen();
+  await gateway.start();
+  // The pigpio C library installs its own SIGTERM/SIGINT handlers (which exit without our orderly
+  // stop) when it initialises during start. Re-adding our listeners makes Node re-register its handler
+  // with the kernel, so our shutdown runs again.
+  listen();
+  notifier.start();
+  await notifier.ready(options.readyStatus());
+  return { shutdown };
+}

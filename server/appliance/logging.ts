@@ -1,0 +1,28 @@
+import type { FastifyServerOptions } from 'fastify';
+
+/**
+ * Log fields that may carry a secret, wherever they appear (request headers, bodies logged with an
+ * error, a config object). pino's redact paths are exact paths with `*` for one level, so the common
+ * nesting depths are listed.
+ */
+const SECRET_KEYS = ['password', 'currentPassword', 'newPassword', 'pass', 'token', 'secret', 'jwtSecret'];
+
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'smtp.pass',
+  'config.smtp.pass',
+  ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
+];
+
+/**
+ * The process logger (pino through Fastify): JSON lines on stdout, which journald keeps, with secrets
+ * censored. LOG_LEVEL picks the level (default info).
+ */
+export function applianceLoggerOptions(env: Record<string, string | undefined>): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+  return {
+    level: env.LOG_LEVEL ?? 'info',
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+  };
+}

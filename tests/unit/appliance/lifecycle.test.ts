@@ -1,0 +1,87 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../drivers/clock.ts';
+import { runAppliance, type ProcessLike } from '../../../server/appliance/lifecycle.ts';
+import { SystemdNotifier } from '../../../server/appliance/notify.ts';
+import { EventBus } from '../../../server/events/bus.ts';
+
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+
+function setup(stop: () => Promise<void> = async () => {}) {
+  const journal: string[] = [];
+  const clock = new ManualClock();
+  const emitter = new EventEmitter();
+  const exits: number[] = [];
+  const proc: ProcessLike & EventEmitter = Object.assign(emitter, { exit: (code: number) => void exits.push(code) });
+  const notifier = new SystemdNotifier({
+    bus: new EventBus(silent),
+    clock,
+    send: async (fields) => void journal.push(fields.join(' ')),
+    watchdogMs: 30_000,
+    logger: silent,
+  });
+  const gateway = {
+    start: async () => void journal.push('gateway listening'),
+    stop: async () => {
+      journal.push('gateway stop begins');
+      await stop();
+      journal.push('gateway stopped');
+    },
+  };
+  const run = () => runAppliance({ gateway, notifier, process: proc, clock, logger: silent, readyStatus: () => 'ready', forceExitAfterMs: 10_000 });
+  return { journal, clock, proc, exits, run };
+}
+
+describe('runAppliance', () => {
+  it('says READY=1 only after the gateway listens', async () => {
+    const { journal, run } = setup();
+    await run();
+    expect(journal).toEqual(['gateway listening', 'READY=1 STATUS=ready']);
+  });
+
+  it('on SIGTERM: STOPPING=1, the gateway stops (outputs safe, database closed), then exit 0', async () => {
+    const { journal, proc, exits, run } = setup();
+    const { shutdown } = await run();
+    proc.emit('SIGTERM');
+    await shutdown('SIGTERM'); // the same, already running stop
+    expect(journal.slice(2)).toEqual(['STOPPING=1 STATUS=Stopping: outputs to safe state', 'gateway stop begins', 'gateway stopped']);
+    expect(exits).toEqual([0]);
+  });
+
+  it('stops once when SIGINT follows SIGTERM', async () => {
+    const { journal, proc, exits, run } = setup();
+    const { shutdown } = await run();
+    proc.emit('SIGINT');
+    proc.emit('SIGTERM');
+    await shutdown('SIGINT');
+    expect(journal.filter((line) => line === 'gateway stop begins')).toHaveLength(1);
+    expect(exits).toEqual([0]);
+  });
+
+  it('forces the exit at the deadline when the stop hangs', async () => {
+    const { proc, exits, clock, run } = setup(() => new Promise(() => {}));
+    await run();
+    proc.emit('SIGTERM');
+    await Promise.resolve();
+    clock.advance(9_999);
+    expect(exits).toEqual([]);
+    clock.advance(1);
+    expect(exits).toEqual([1]);
+  });
+
+  it('exits 1 when the stop fails', async () => {
+    const { exits, run } = setup(async () => {
+      throw new Error('disk gone');
+    });
+    const { shutdown } = await run();
+    await shutdown('SIGTERM');
+    expect(exits).toEqual([1]);
+  });
+
+  it('keeps exactly one listener per signal after re-registering them', async () => {
+    const { proc, run } = setup();
+    await run();
+    expect(proc.listenerCount('SIGTERM')).toBe(1);
+    expect(proc.listenerCount('SIGINT')).toBe(1);
+  });
+});
