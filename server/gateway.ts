@@ -14,6 +14,8 @@ import { loadConfig, type ResolvedConfig } from './config/load.ts';
 import type { Config } from './config/schema.ts';
 import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import { EventBus } from './events/bus.ts';
+import { createHealthFeature, packageVersion } from './appliance/health-feature.ts';
+import { cpuTemperatureReader } from './appliance/health.ts';
 import type { Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
 import { bridgeBusToHub } from './realtime/bridge.ts';
@@ -100,7 +102,16 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     options: options.hubOptions,
   });
 
-  const features: Feature[] = [];
+  const builtAtMs = performance.now();
+  const health = createHealthFeature({
+    nowMs: now,
+    uptimeSeconds: () => (performance.now() - builtAtMs) / 1000,
+    checkDatabase: () => void database.sqlite.prepare('SELECT 1').get(),
+    cpuTemperatureC: cpuTemperatureReader(),
+    version: packageVersion(),
+    hardwareMode: config.hardware,
+  });
+  const features: Feature[] = [health];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   app = await buildApp({

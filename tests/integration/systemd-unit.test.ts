@@ -12,7 +12,7 @@ function directives(text: string): Map<string, string[]> {
   const map = new Map<string, string[]>();
   for (const line of text.split('\n')) {
     const match = /^([A-Za-z]+)=(.*)$/.exec(line.trim());
-    if (match) map.set(match[1], [...(map.get(match[1]) ?? []), match[2]]);
+    if (match) map.set(match[1]!, [...(map.get(match[1]!) ?? []), match[2]!]);
   }
   return map;
 }

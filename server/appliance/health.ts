@@ -1,0 +1,100 @@
+import { readFile } from 'node:fs/promises';
+import Type, { type Static } from 'typebox';
+import { NullableNumber } from '../contract/common.ts';
+import { SENSOR_TYPES, STALE_AFTER_MS, type SensorType } from '../contract/reading.ts';
+
+/** The answer of GET /api/health: what an operator (or a monitoring script) checks first. */
+export const Health = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  uptimeSeconds: Type.Number(),
+  database: Type.Object({ ok: Type.Boolean(), error: Type.Optional(Type.String()) }),
+  /** Seconds since each sensor's last good sample; null: none yet (or no sampler). */
+  sensors: Type.Record(Type.String(), NullableNumber),
+  drivers: Type.Array(Type.Object({ name: Type.String(), available: Type.Boolean(), reason: Type.Union([Type.String(), Type.Null()]) })),
+  cpuTemperatureC: NullableNumber,
+  version: Type.String(),
+  hardwareMode: Type.Union([Type.Literal('simulator'), Type.Literal('raspberry-pi')]),
+});
+export type Health = Static<typeof Health>;
+
+export interface DriverStatusView {
+  name: string;
+  available: boolean;
+  reason: string | null;
+}
+
+/** Where the health answer comes from; each source is optional so the route works in every build. */
+export interface HealthSources {
+  /** The gateway's clock, in which the sampler stamps its samples (scaled in a fast simulator). */
+  nowMs: () => number;
+  /** Wall-clock seconds since the gateway was built. */
+  uptimeSeconds: () => number;
+  /** Runs a trivial query; throws when the database is unusable. */
+  checkDatabase: () => void;
+  /** Epoch ms of each sensor's last good sample, or null. */
+  lastSampleAtMs?: () => Partial<Record<SensorType, number | null>>;
+  driverStatus?: () => DriverStatusView[];
+  /** Reads the SoC temperature in °C, or null where there is none. */
+  cpuTemperatureC: () => Promise<number | null>;
+  version: string;
+  hardwareMode: Health['hardwareMode'];
+}
+
+/**
+ * Pure: ok when the database answers, every driver is available and every sensor sampled within the
+ * stale limit (a sensor with no sample yet counts only once the gateway has run that long).
+ */
+export function healthStatus(input: {
+  databaseOk: boolean;
+  sensorAgesSeconds: Record<string, number | null>;
+  drivers: DriverStatusView[];
+  uptimeSeconds: number;
+}): Health['status'] {
+  const staleSeconds = STALE_AFTER_MS / 1000;
+  if (!input.databaseOk) return 'degraded';
+  if (input.drivers.some((driver) => !driver.available)) return 'degraded';
+  for (const age of Object.values(input.sensorAgesSeconds)) {
+    if (age === null ? input.uptimeSeconds > staleSeconds : age > staleSeconds) return 'degraded';
+  }
+  return 'ok';
+}
+
+export async function collectHealth(sources: HealthSources): Promise<Health> {
+  const nowMs = sources.nowMs();
+  const uptimeSeconds = Math.max(0, Math.round(sources.uptimeSeconds()));
+  let database: Health['database'] = { ok: true };
+  try {
+    sources.checkDatabase();
+  } catch (err) {
+    database = { ok: false, error: (err as Error).message };
+  }
+  const lastSamples = sources.lastSampleAtMs?.() ?? {};
+  const sensors: Record<string, number | null> = {};
+  for (const sensorType of SENSOR_TYPES) {
+    const at = lastSamples[sensorType];
+    sensors[sensorType] = at === null || at === undefined ? null : Math.max(0, Math.round((nowMs - at) / 1000));
+  }
+  const drivers = sources.driverStatus?.() ?? [];
+  return {
+    status: healthStatus({ databaseOk: database.ok, sensorAgesSeconds: sensors, drivers, uptimeSeconds }),
+    uptimeSeconds,
+    database,
+    sensors,
+    drivers,
+    cpuTemperatureC: await sources.cpuTemperatureC(),
+    version: sources.version,
+    hardwareMode: sources.hardwareMode,
+  };
+}
+
+/** The kernel's thermal zone gives millidegrees Celsius ("48312\n"); absent off a Pi or in a container. */
+export function cpuTemperatureReader(path = '/sys/class/thermal/thermal_zone0/temp'): () => Promise<number | null> {
+  return async () => {
+    try {
+      const milli = Number.parseInt(await readFile(path, 'utf8'), 10);
+      return Number.isFinite(milli) ? Math.round(milli / 100) / 10 : null;
+    } catch {
+      return null;
+    }
+  };
+}

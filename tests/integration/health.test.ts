@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../support/gateway.ts';
+import { httpClient } from '../support/http.ts';
+
+describe('GET /api/health', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway();
+  });
+  afterAll(() => gw.dispose());
+
+  it('answers without a token: database, sensors, drivers, version and mode', async () => {
+    const res = await httpClient(gw.url).get('/api/health');
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    const health = res.body.data;
+    expect(health.status).toMatch(/^(ok|degraded)$/);
+    expect(health.database).toEqual({ ok: true });
+    expect(Object.keys(health.sensors).sort()).toEqual(['DHT11', 'LDR', 'SOIL_MOISTURE', 'WATER_LEVEL']);
+    expect(health.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(health.hardwareMode).toBe('simulator');
+    expect(Array.isArray(health.drivers)).toBe(true);
+    expect(typeof health.uptimeSeconds).toBe('number');
+    expect(health.cpuTemperatureC === null || typeof health.cpuTemperatureC === 'number').toBe(true);
+  });
+
+  it('reports a closed database as not ok instead of failing', async () => {
+    const other = await startTestGateway();
+    try {
+      other.database.sqlite.close();
+      const res = await httpClient(other.url).get('/api/health');
+      expect(res.status).toBe(200);
+      expect(res.body.data.status).toBe('degraded');
+      expect(res.body.data.database.ok).toBe(false);
+      expect(res.body.data.database.error).toMatch(/not open/i);
+    } finally {
+      await other.dispose();
+    }
+  });
+});

@@ -1,0 +1,27 @@
+import { Writable } from 'node:stream';
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { applianceLoggerOptions } from '../../../server/appliance/logging.ts';
+
+describe('appliance logger', () => {
+  it('censors tokens, passwords and the SMTP password wherever they are logged', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const app = Fastify({ logger: { ...applianceLoggerOptions({ LOG_LEVEL: 'info' }), stream } });
+    app.log.info({ req: { headers: { authorization: 'Bearer eyJsecret' } } }, 'request');
+    app.log.info({ body: { username: 'ann', password: 'hunter22', newPassword: 'n3w-pass', currentPassword: 'old-pass' } }, 'body');
+    app.log.info({ config: { smtp: { host: 'mail', pass: 'smtp-secret' } }, token: 'tok-secret' }, 'config');
+    await app.close();
+    const text = lines.join('');
+    for (const secret of ['eyJsecret', 'hunter22', 'n3w-pass', 'old-pass', 'smtp-secret', 'tok-secret']) {
+      expect(text).not.toContain(secret);
+    }
+    expect(text).toContain('[redacted]');
+    expect(text).toContain('"username":"ann"');
+  });
+});
