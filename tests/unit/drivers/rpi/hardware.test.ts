@@ -49,7 +49,7 @@ describe('raspberry-pi hardware composition', () => {
     expect(relayExports).toHaveLength(outputs.filter((o) => o.kind === 'relay').length);
     const offLevel = (gpio: number) => (gpio === 525 ? '0' : '1'); // only relay-6 is active-high
     for (const write of log.filter((l) => l.startsWith('onoff:write'))) {
-      const [, , gpio, level] = write.split(' ');
+      const [, gpio, level] = write.split(' ');
       expect(level, write).toBe(offLevel(Number(gpio)));
     }
 
