@@ -33,8 +33,15 @@ async function main(): Promise<void> {
     process,
     clock: realClock,
     logger: log,
-    readyStatus: () => `Dashboard at ${gateway.url} (hardware: ${gateway.config.hardware})`,
+    readyStatus: () => {
+      const missing = gateway.hardware.status().filter((driver) => !driver.available).map((driver) => driver.name);
+      return `Dashboard at ${gateway.url} (hardware: ${gateway.config.hardware})${missing.length ? `; unavailable: ${missing.join(', ')}` : ''}`;
+    },
   });
+  // On a Pi 5 (or with a package missing) the gateway runs without some drivers: say which, clearly.
+  for (const driver of gateway.hardware.status()) {
+    if (!driver.available) log.warn({ driver: driver.name, reason: driver.reason }, `driver unavailable: ${driver.name}`);
+  }
   log.info(`Greenhouse dashboard at ${gateway.url} (hardware: ${gateway.config.hardware})`);
 }
 
