@@ -23,7 +23,14 @@ export interface RaspberryPiDeps {
 
 export const realDeps: RaspberryPiDeps = {
   loadOnoff: () => importNative<OnoffModule>('onoff'),
-  loadPigpio: () => importNative<PigpioModule>('pigpio'),
+  loadPigpio: async () => {
+    const pigpio = await importNative<PigpioModule>('pigpio');
+    // Before the library initialises (first Gpio): by default the pigpio C library opens an
+    // unauthenticated control socket on TCP 8888 (all interfaces) and FIFOs in /dev, through which
+    // anyone on the LAN could switch the relays. The gateway uses neither.
+    pigpio.configureInterfaces?.(pigpio.DISABLE_FIFO_IF! | pigpio.DISABLE_SOCK_IF!);
+    return pigpio;
+  },
   loadDht: () => importNative<DhtModule>('node-dht-sensor'),
   loadAds1x15: () => importNative<Ads1x15Constructor>('ads1x15'),
   readBoardModel: () => readBoardModel(),

@@ -30,6 +30,9 @@ export interface PigpioModule {
     readonly OUTPUT: number;
   };
   terminate?(): void;
+  configureInterfaces?(flags: number): void;
+  readonly DISABLE_FIFO_IF?: number;
+  readonly DISABLE_SOCK_IF?: number;
 }
 
 export interface Ads1x15Device {
