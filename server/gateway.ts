@@ -16,6 +16,9 @@ import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import { EventBus } from './events/bus.ts';
 import type { Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
+import { createDevicesFeature } from './devices/feature.ts';
+import type { ControlService } from './devices/control-service.ts';
+import type { OutputMap } from './devices/outputs.ts';
 import { bridgeBusToHub } from './realtime/bridge.ts';
 import { RealtimeHub, type HubOptions } from './realtime/hub.ts';
 import { SettingsService } from './settings/settings-service.ts';
@@ -30,6 +33,8 @@ export interface GatewayOptions {
   hubOptions?: Partial<HubOptions>;
   /** Folder of the built dashboard; default web/dist when it exists. */
   webRoot?: string | null;
+  /** Hardware outputs by outputId (tests' fakes); replaced by drivers' Hardware.outputs once wired. */
+  outputs?: OutputMap;
 }
 
 export interface Gateway {
@@ -41,6 +46,8 @@ export interface Gateway {
   users: UsersRepo;
   settings: SettingsService;
   hub: RealtimeHub;
+  /** The one path for every device state change (users, rules, safety, system). */
+  control: ControlService;
   /** http://host:port once started. */
   url: string;
   start(): Promise<void>;
@@ -100,7 +107,19 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     options: options.hubOptions,
   });
 
-  const features: Feature[] = [];
+  const devices = createDevicesFeature({
+    db: database.db,
+    bus,
+    hub,
+    settings,
+    clock,
+    greenhouseId: config.greenhouseId,
+    outputConfigs: config.outputs,
+    outputs: options.outputs ?? new Map(),
+    resolveGreenhouse,
+    log: { info: (obj, msg) => app?.log.info(obj, msg), error: (obj, msg) => app?.log.error(obj, msg) },
+  });
+  const features: Feature[] = [devices];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   app = await buildApp({
@@ -127,6 +146,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     users,
     settings,
     hub,
+    control: devices.control,
     url: '',
     async start() {
       unbridge = bridgeBusToHub(bus, hub);
