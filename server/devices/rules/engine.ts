@@ -50,9 +50,11 @@ function evaluateRule(rule: Rule, input: RuleInput): RuleState {
   if (value === null || !Number.isFinite(readAtMs) || input.nowMs - readAtMs > STALE_AFTER_MS) {
     return { rule, state: 'unknown', value, unit: shape.unit };
   }
-  // While on, the rule keeps holding until the value is back past the threshold by the band.
-  const band = input.device.isOn ? shape.band : 0;
-  const met = shape.direction === 'above' ? value > rule.threshold - band : value < rule.threshold + band;
+  // Off: met strictly past the threshold. On: it keeps holding until the value is strictly back past
+  // the threshold by the band (temperatureHigh 30, band 0.5: on at > 30, off at < 29.5).
+  const met = input.device.isOn
+    ? shape.direction === 'above' ? value >= rule.threshold - shape.band : value <= rule.threshold + shape.band
+    : shape.direction === 'above' ? value > rule.threshold : value < rule.threshold;
   return { rule, state: met ? 'met' : 'not_met', value, unit: shape.unit };
 }
 
