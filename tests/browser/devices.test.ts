@@ -117,11 +117,24 @@ describe('Device Control screen', () => {
     expect(await stat(p, 'devices-active-devices')).toBe('0');
   });
 
-  it('a control the server refuses shows its message', async () => {
+  it('a control the server refuses shows its message (maintenance mode)', async () => {
     const p = await page(grower);
-    // The browser gateway has no hardware outputs wired: a configured relay cannot be switched on.
-    await card(p, 'fan-1').getByRole('button', { name: 'Turn On' }).click();
-    await toasts(p).filter({ hasText: 'not available on this hardware' }).waitFor();
+    server.gateway.settings.updateSystem({ maintenanceMode: true });
+    try {
+      await card(p, 'fan-1').getByRole('button', { name: 'Turn On' }).click();
+      await toasts(p).filter({ hasText: 'Maintenance mode is on' }).waitFor();
+      await card(p, 'fan-1').getByTestId('device-status').getByText('OFF', { exact: true }).waitFor();
+    } finally {
+      server.gateway.settings.updateSystem({ maintenanceMode: false });
+    }
+  });
+
+  it('switches a configured output of the simulated greenhouse', async () => {
+    const p = await page(grower);
+    await card(p, 'window-1').getByRole('button', { name: 'Open' }).click();
+    await card(p, 'window-1').getByTestId('device-status').getByText('OPEN', { exact: true }).waitFor();
+    await card(p, 'window-1').getByRole('button', { name: 'Close' }).click();
+    await card(p, 'window-1').getByTestId('device-status').getByText('CLOSED', { exact: true }).waitFor();
   });
 });
 

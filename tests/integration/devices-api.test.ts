@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Value from 'typebox/value';
 import { ConfigSchema } from '../../server/config/schema.ts';
-import { fakeOutputs, type FakeOutput } from '../support/fake-outputs.ts';
+import { fakeHardware, fakeOutputs, type FakeOutput } from '../support/fake-outputs.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { TestSocket } from '../support/ws.ts';
@@ -18,7 +18,7 @@ const sockets: TestSocket[] = [];
 
 beforeAll(async () => {
   outputs = fakeOutputs(defaultOutputs);
-  gw = await startTestGateway({}, { outputs });
+  gw = await startTestGateway({}, { hardware: fakeHardware(outputs) });
   http = httpClient(gw.url);
   admin = await registerUser(http, { username: 'alice' });
   viewer = await registerUser(http, { username: 'victor', role: 'viewer' });

@@ -42,7 +42,7 @@ async function tick(): Promise<{ soil: number | null; level: number | null; pump
 beforeAll(async () => {
   clock = new ManualClock();
   hw = createSimulatorHardware({ clock, sensors: config.sensors, outputs: config.outputs, simulator: { seed: 7 } });
-  gw = await startTestGateway({}, { clock, outputs: hw.outputs });
+  gw = await startTestGateway({}, { clock, hardware: hw });
   gw.bus.on('safetyEvent', 'test', (event) => safetyEvents.push(event));
   http = httpClient(gw.url);
   token = await registerUser(http, { username: 'grower' });

@@ -5,7 +5,7 @@ import type { GatewayEvents } from '../../../server/events/bus.ts';
 import { HttpError } from '../../../server/http/errors.ts';
 import Value from 'typebox/value';
 import { openDatabase, type OpenedDatabase } from '../../../server/db/open.ts';
-import { fakeOutputs, type FakeOutput } from '../../support/fake-outputs.ts';
+import { fakeHardware, fakeOutputs, type FakeOutput } from '../../support/fake-outputs.ts';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { snapshotOf } from '../../support/snapshots.ts';
 
@@ -40,7 +40,7 @@ const settle = async () => {
 beforeEach(async () => {
   clock = new ManualClock();
   outputs = fakeOutputs(defaultOutputs);
-  gw = await startTestGateway({}, { clock, outputs });
+  gw = await startTestGateway({}, { clock, hardware: fakeHardware(outputs) });
   safetyEvents = [];
   gw.bus.on('safetyEvent', 'test', (event) => safetyEvents.push(event));
 });
@@ -182,7 +182,7 @@ describe('safe state at start', () => {
     db.sqlite.prepare("UPDATE devices SET status = 'ON' WHERE device_id = 'fan-1'").run();
     db.sqlite.prepare("UPDATE devices SET status = 'OPEN' WHERE device_id = 'window-1'").run();
     db.close();
-    gw = await startTestGateway({ dataDir }, { clock, outputs });
+    gw = await startTestGateway({ dataDir }, { clock, hardware: fakeHardware(outputs) });
     expect(statusOf('fan-1')).toBe('OFF');
     expect(statusOf('window-1')).toBe('CLOSED');
     expect(lastLog(gw.database, 'fan-1')).toEqual({ source: 'system', previous_status: 'ON', new_status: 'OFF' });
