@@ -19,6 +19,8 @@ import { createHealthFeature, packageVersion } from './appliance/health-feature.
 import { cpuTemperatureReader } from './appliance/health.ts';
 import type { Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
+import { createDevicesFeature } from './devices/feature.ts';
+import type { ControlService } from './devices/control-service.ts';
 import { bridgeBusToHub } from './realtime/bridge.ts';
 import { RealtimeHub, type HubOptions } from './realtime/hub.ts';
 import { SettingsService } from './settings/settings-service.ts';
@@ -48,6 +50,8 @@ export interface Gateway {
   users: UsersRepo;
   settings: SettingsService;
   hub: RealtimeHub;
+  /** The one path for every device state change (users, rules, safety, system). */
+  control: ControlService;
   /** http://host:port once started. */
   url: string;
   start(): Promise<void>;
@@ -129,7 +133,19 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     version: packageVersion(),
     hardwareMode: config.hardware,
   });
-  const features: Feature[] = [health];
+  const devices = createDevicesFeature({
+    db: database.db,
+    bus,
+    hub,
+    settings,
+    clock,
+    greenhouseId: config.greenhouseId,
+    outputConfigs: config.outputs,
+    outputs: hardware.outputs,
+    resolveGreenhouse,
+    log: { info: (obj, msg) => app?.log.info(obj, msg), error: (obj, msg) => app?.log.error(obj, msg) },
+  });
+  const features: Feature[] = [health, devices];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   app = await buildApp({
@@ -157,6 +173,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     users,
     settings,
     hub,
+    control: devices.control,
     url: '',
     async start() {
       unbridge = bridgeBusToHub(bus, hub);
