@@ -19,6 +19,7 @@ import { makeGreenhouseResolver } from './http/greenhouse.ts';
 import { bridgeBusToHub } from './realtime/bridge.ts';
 import { RealtimeHub, type HubOptions } from './realtime/hub.ts';
 import { SettingsService } from './settings/settings-service.ts';
+import { createAlertsFeature } from './alerts/feature.ts';
 
 export interface GatewayOptions {
   /** Environment variables to read (default: none, so tests are not affected by the shell's). */
@@ -101,6 +102,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   });
 
   const features: Feature[] = [];
+  const alertsLogger = { warn: (obj: object, msg: string) => app?.log.warn(obj, msg), error: (obj: object, msg: string) => app?.log.error(obj, msg) };
+  features.push(
+    createAlertsFeature({ db: database.db, bus, settings, greenhouseId: config.greenhouseId, smtp: config.smtp, now, logger: alertsLogger }),
+  );
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   app = await buildApp({
