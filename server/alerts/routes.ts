@@ -74,7 +74,11 @@ export async function alertRoutes(fastify: FastifyInstance, options: { alerts: A
 
   app.put(
     '/:id/resolve',
-    { schema: { params: AlertIdParams, body: Type.Optional(ResolveBody), response: { 200: AlertReply, ...failures } }, preValidation: requireWriter() },
+    {
+      schema: { params: AlertIdParams, body: ResolveBody, response: { 200: AlertReply, ...failures } },
+      // The body is optional: a PUT without one resolves with the default action text.
+      preValidation: [requireWriter(), async (request) => void (request.body ??= {})],
+    },
     async (request) => {
       const actionTaken = request.body?.actionTaken?.trim() || MANUAL_RESOLUTION;
       return ok(alerts.resolve(Number(request.params.id), actionTaken), 'Alert resolved successfully');
