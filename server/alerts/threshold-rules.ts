@@ -42,91 +42,44 @@ export function band(distance: number, limits: readonly [number, number, number]
 export const SOIL_VERY_DRY_PCT = 10;
 export const WATER_NEAR_EMPTY_CM = 3;
 
+type RuleSpec = Pick<ThresholdRule, 'alertType' | 'field' | 'side' | 'label' | 'unit' | 'deadband' | 'severity'> & {
+  /** The group in settings.alertThresholds. */
+  group: keyof AlertThresholds;
+  decimals?: number;
+};
+
+function rule(spec: RuleSpec): ThresholdRule {
+  const { group, side } = spec;
+  return {
+    ...spec,
+    causeKey: `threshold:${group}:${side}`,
+    decimals: spec.decimals ?? 1,
+    threshold: (t) => (t[group] as Partial<Record<'high' | 'low', number | null>> | undefined)?.[side] ?? null,
+  };
+}
+
+const past = (value: number, threshold: number, side: 'high' | 'low') => (side === 'high' ? value - threshold : threshold - value);
+const temperature = { group: 'temperature', field: 'temperature', label: 'temperature', unit: '°C', deadband: 0.5 } as const;
+const humidity = { group: 'humidity', field: 'humidity', label: 'humidity', unit: '%', deadband: 2 } as const;
+
 export const THRESHOLD_RULES: readonly ThresholdRule[] = [
-  {
-    causeKey: 'threshold:temperature:high',
-    alertType: 'TEMPERATURE_HIGH',
-    field: 'temperature',
-    side: 'high',
-    label: 'temperature',
-    unit: '°C',
-    deadband: 0.5,
-    decimals: 1,
-    threshold: (t) => t.temperature.high,
-    severity: (value, threshold) => band(value - threshold, [2, 5, 8]),
-  },
-  {
-    causeKey: 'threshold:temperature:low',
-    alertType: 'TEMPERATURE_LOW',
-    field: 'temperature',
-    side: 'low',
-    label: 'temperature',
-    unit: '°C',
-    deadband: 0.5,
-    decimals: 1,
-    threshold: (t) => t.temperature.low,
-    severity: (value, threshold) => band(threshold - value, [2, 5, 8]),
-  },
-  {
-    causeKey: 'threshold:humidity:high',
-    alertType: 'HUMIDITY_HIGH',
-    field: 'humidity',
-    side: 'high',
-    label: 'humidity',
-    unit: '%',
-    deadband: 2,
-    decimals: 1,
-    threshold: (t) => t.humidity.high,
-    severity: (value, threshold) => band(value - threshold, [5, 10, 20]),
-  },
-  {
-    causeKey: 'threshold:humidity:low',
-    alertType: 'HUMIDITY_LOW',
-    field: 'humidity',
-    side: 'low',
-    label: 'humidity',
-    unit: '%',
-    deadband: 2,
-    decimals: 1,
-    threshold: (t) => t.humidity.low,
-    severity: (value, threshold) => band(threshold - value, [5, 10, 20]),
-  },
-  {
-    causeKey: 'threshold:soilMoisture:low',
-    alertType: 'SOIL_MOISTURE_LOW',
-    field: 'soilMoisture',
-    side: 'low',
-    label: 'soil moisture',
-    unit: '%',
-    deadband: 2,
-    decimals: 1,
-    threshold: (t) => t.soilMoisture.low,
-    severity: (value, threshold) =>
-      value <= SOIL_VERY_DRY_PCT ? 'CRITICAL' : band(threshold - value, [5, 10, Infinity], ['MEDIUM', 'HIGH', 'CRITICAL', 'CRITICAL']),
-  },
-  {
-    causeKey: 'threshold:lightLevel:low',
-    alertType: 'LIGHT_LOW',
-    field: 'lightIntensity',
-    side: 'low',
-    label: 'light level',
-    unit: 'lux',
-    deadband: 50,
-    decimals: 0,
-    threshold: (t) => t.lightLevel.low,
-    severity: (value, threshold) => band(threshold > 0 ? (threshold - value) / threshold : 1, [0.25, 0.5, Infinity], ['LOW', 'MEDIUM', 'HIGH', 'HIGH']),
-  },
-  {
-    causeKey: 'threshold:waterLevel:low',
-    alertType: 'WATER_LEVEL_LOW',
-    field: 'waterLevel',
-    side: 'low',
-    label: 'water level',
-    unit: 'cm',
-    deadband: 1,
-    decimals: 1,
-    threshold: (t) => t.waterLevel.low,
-    severity: (value, threshold) =>
-      value <= WATER_NEAR_EMPTY_CM ? 'CRITICAL' : band(threshold - value, [2, 5, Infinity], ['MEDIUM', 'HIGH', 'CRITICAL', 'CRITICAL']),
-  },
+  rule({ ...temperature, alertType: 'TEMPERATURE_HIGH', side: 'high', severity: (v, t) => band(past(v, t, 'high'), [2, 5, 8]) }),
+  rule({ ...temperature, alertType: 'TEMPERATURE_LOW', side: 'low', severity: (v, t) => band(past(v, t, 'low'), [2, 5, 8]) }),
+  rule({ ...humidity, alertType: 'HUMIDITY_HIGH', side: 'high', severity: (v, t) => band(past(v, t, 'high'), [5, 10, 20]) }),
+  rule({ ...humidity, alertType: 'HUMIDITY_LOW', side: 'low', severity: (v, t) => band(past(v, t, 'low'), [5, 10, 20]) }),
+  rule({
+    group: 'soilMoisture', field: 'soilMoisture', label: 'soil moisture', unit: '%', deadband: 2,
+    alertType: 'SOIL_MOISTURE_LOW', side: 'low',
+    severity: (v, t) => (v <= SOIL_VERY_DRY_PCT ? 'CRITICAL' : band(t - v, [5, 10, Infinity], ['MEDIUM', 'HIGH', 'CRITICAL', 'CRITICAL'])),
+  }),
+  rule({
+    group: 'lightLevel', field: 'lightIntensity', label: 'light level', unit: 'lux', deadband: 50, decimals: 0,
+    alertType: 'LIGHT_LOW', side: 'low',
+    severity: (v, t) => band(t > 0 ? (t - v) / t : 1, [0.25, 0.5, Infinity], ['LOW', 'MEDIUM', 'HIGH', 'HIGH']),
+  }),
+  rule({
+    group: 'waterLevel', field: 'waterLevel', label: 'water level', unit: 'cm', deadband: 1,
+    alertType: 'WATER_LEVEL_LOW', side: 'low',
+    severity: (v, t) => (v <= WATER_NEAR_EMPTY_CM ? 'CRITICAL' : band(t - v, [2, 5, Infinity], ['MEDIUM', 'HIGH', 'CRITICAL', 'CRITICAL'])),
+  }),
 ];

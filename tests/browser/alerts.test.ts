@@ -3,14 +3,14 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { SensorField, SensorSnapshot } from '../../server/contract/reading.ts';
+import type { SensorField } from '../../server/contract/reading.ts';
+import { makeSnapshot } from '../support/snapshot.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, toasts, type BrowserGateway } from './harness.ts';
 
 const grower = { username: 'grower', password: 'tomatoes-2026' };
 const watcher = { username: 'watcher', password: 'lettuce-2026-x' };
 const G = 'greenhouse-001';
-const FIELDS: SensorField[] = ['temperature', 'humidity', 'lightIntensity', 'soilMoisture', 'waterLevel'];
 
 describe('alerts', () => {
   let server: BrowserGateway;
@@ -29,13 +29,7 @@ describe('alerts', () => {
 
   /** A sampling tick as the sensors feature publishes it. */
   function sample(values: Partial<Record<SensorField, number>>) {
-    const iso = new Date().toISOString();
-    const snapshot: SensorSnapshot = {
-      takenAt: iso,
-      values: Object.fromEntries(FIELDS.map((f) => [f, values[f] ?? null])) as SensorSnapshot['values'],
-      readAt: Object.fromEntries(FIELDS.map((f) => [f, values[f] === undefined ? null : iso])) as SensorSnapshot['readAt'],
-    };
-    server.gateway.bus.emit('sampleTaken', { greenhouseId: G, readings: [], snapshot });
+    server.gateway.bus.emit('sampleTaken', { greenhouseId: G, readings: [], snapshot: makeSnapshot(values, Date.now()) });
   }
 
   const createAlert = async (alertType: string, severity: string, message: string, deviceId?: string) => {
@@ -151,16 +145,21 @@ describe('alerts', () => {
     await leak.getByText('Action Taken:').waitFor();
     expect(await leak.getByRole('button', { name: /Delete/ }).count()).toBe(0);
 
+    // A new filter first shows 'Loading alerts...', then its rows: wait for a row only it contains.
     await page.getByLabel('Status filter').selectOption({ label: 'Resolved Only' });
     await history.getByText('Pump is noisy').waitFor({ state: 'detached' });
+    await history.getByText('Tank is leaking').waitFor();
     expect(await rows.count()).toBe(stats.totalResolved);
     await page.getByLabel('Status filter').selectOption({ label: 'All' });
+    await history.getByText('Pump is noisy').waitFor();
     await page.getByLabel('Severity filter').selectOption({ label: 'Critical' });
     await history.getByText('Pump is noisy').waitFor({ state: 'detached' });
+    await history.getByText('Tank is leaking').waitFor();
     const criticalTexts = await rows.getByTestId('severity-badge').allTextContents();
     expect(criticalTexts.length).toBeGreaterThan(0);
     expect(new Set(criticalTexts)).toEqual(new Set(['CRITICAL']));
     await page.getByLabel('Severity filter').selectOption({ label: 'High' });
+    await history.getByText('Tank is leaking').waitFor({ state: 'detached' });
     await history.getByText('Vent does not open').waitFor();
 
     // Export downloads the filtered history: the same rows as shown.
@@ -175,6 +174,7 @@ describe('alerts', () => {
 
     // Delete an unresolved alert after confirming.
     await page.getByLabel('Severity filter').selectOption({ label: 'All' });
+    await history.getByText('Pump is noisy').waitFor();
     page.once('dialog', (dialog) => {
       expect(dialog.message()).toBe('Are you sure you want to delete this alert?');
       void dialog.accept();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../drivers/clock.ts';
-import type { SensorField, SensorSnapshot } from '../../server/contract/reading.ts';
+import type { SensorField } from '../../server/contract/reading.ts';
+import { makeSnapshot } from '../support/snapshot.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { TestSocket } from '../support/ws.ts';
@@ -21,16 +22,9 @@ beforeAll(async () => {
 });
 afterAll(async () => gw?.dispose());
 
-const FIELDS: SensorField[] = ['temperature', 'humidity', 'lightIntensity', 'soilMoisture', 'waterLevel'];
 function sample(values: Partial<Record<SensorField, number>>) {
   clock.advance(5000);
-  const iso = new Date(clock.now()).toISOString();
-  const snapshot: SensorSnapshot = {
-    takenAt: iso,
-    values: Object.fromEntries(FIELDS.map((f) => [f, values[f] ?? null])) as SensorSnapshot['values'],
-    readAt: Object.fromEntries(FIELDS.map((f) => [f, values[f] === undefined ? null : iso])) as SensorSnapshot['readAt'],
-  };
-  gw.bus.emit('sampleTaken', { greenhouseId: G, readings: [], snapshot });
+  gw.bus.emit('sampleTaken', { greenhouseId: G, readings: [], snapshot: makeSnapshot(values, clock.now()) });
 }
 
 const stats = async () => (await http.get(`/api/alerts/stats/${G}`, admin)).body.stats.overall;

@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../drivers/clock.ts';
-import type { SensorField, SensorSnapshot } from '../../server/contract/reading.ts';
+import type { SensorField } from '../../server/contract/reading.ts';
+import { makeSnapshot } from '../support/snapshot.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser } from '../support/http.ts';
 
@@ -37,7 +38,6 @@ async function startSmtpReceiver() {
   return { received, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-const FIELDS: SensorField[] = ['temperature', 'humidity', 'lightIntensity', 'soilMoisture', 'waterLevel'];
 
 describe('email notifications over real SMTP', () => {
   let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
@@ -46,13 +46,7 @@ describe('email notifications over real SMTP', () => {
 
   function sample(values: Partial<Record<SensorField, number>>) {
     clock.advance(5000);
-    const iso = new Date(clock.now()).toISOString();
-    const snapshot: SensorSnapshot = {
-      takenAt: iso,
-      values: Object.fromEntries(FIELDS.map((f) => [f, values[f] ?? null])) as SensorSnapshot['values'],
-      readAt: Object.fromEntries(FIELDS.map((f) => [f, values[f] === undefined ? null : iso])) as SensorSnapshot['readAt'],
-    };
-    gw.bus.emit('sampleTaken', { greenhouseId: 'greenhouse-001', readings: [], snapshot });
+    gw.bus.emit('sampleTaken', { greenhouseId: 'greenhouse-001', readings: [], snapshot: makeSnapshot(values, clock.now()) });
   }
 
   beforeAll(async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { STALE_AFTER_MS, type SensorField, type SensorSnapshot } from '../../server/contract/reading.ts';
+import { STALE_AFTER_MS, type SensorField } from '../../server/contract/reading.ts';
+import { makeSnapshot } from '../support/snapshot.ts';
 import { DEFAULT_ALERT_THRESHOLDS, type AlertThresholds } from '../../server/contract/settings.ts';
 import {
   evaluateSafety,
@@ -10,7 +11,6 @@ import {
 } from '../../server/alerts/evaluator.ts';
 import { ManualClock } from '../../drivers/clock.ts';
 
-const FIELDS: SensorField[] = ['temperature', 'humidity', 'lightIntensity', 'soilMoisture', 'waterLevel'];
 
 const thresholds: AlertThresholds = {
   temperature: { high: 30, low: 10 },
@@ -20,15 +20,7 @@ const thresholds: AlertThresholds = {
   waterLevel: { low: 15 },
 };
 
-/** A snapshot with only the given fields read, all at `readAtMs`. */
-function snapshot(values: Partial<Record<SensorField, number>>, readAtMs: number): SensorSnapshot {
-  const iso = new Date(readAtMs).toISOString();
-  return {
-    takenAt: iso,
-    values: Object.fromEntries(FIELDS.map((f) => [f, values[f] ?? null])) as SensorSnapshot['values'],
-    readAt: Object.fromEntries(FIELDS.map((f) => [f, values[f] === undefined ? null : iso])) as SensorSnapshot['readAt'],
-  };
-}
+const snapshot = makeSnapshot;
 
 /**
  * Drives the evaluator the way the service does: keeps the active alerts between calls and applies
