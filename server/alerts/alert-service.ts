@@ -1,10 +1,10 @@
-import type { Alert, AlertStats } from '../contract/alert.ts';
+import type { Alert, AlertStats, Severity } from '../contract/alert.ts';
 import { MANUAL_RESOLUTION } from '../contract/alert.ts';
 import type { SensorSnapshot } from '../contract/reading.ts';
 import type { EventBus } from '../events/bus.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
-import { toAlert, type AlertFilter, type AlertsRepo, type NewAlert } from './alerts-repo.ts';
+import { toAlert, type AlertFilter, type AlertRow, type AlertsRepo, type NewAlert } from './alerts-repo.ts';
 import type { EmailNotifier } from './email-notifier.ts';
 import { evaluateSafety, evaluateSensorHealth, evaluateThresholds, type Evaluation } from './evaluator.ts';
 
@@ -27,6 +27,11 @@ export class AlertService {
   #offs: Array<() => void> = [];
   /** The last snapshot, so a threshold change is applied at once rather than at the next tick. */
   #lastSnapshot: SensorSnapshot | null = null;
+  /**
+   * Threshold causes a person resolved or deleted while still out of range, with the alert's severity
+   * (see evaluateThresholds). Kept in memory: after a restart a persisting condition is reported again.
+   */
+  readonly #acknowledged = new Map<string, Severity>();
 
   constructor(private readonly deps: AlertServiceDeps) {}
 
@@ -72,6 +77,7 @@ export class AlertService {
       if (!existing) throw notFound(`Alert ${id} not found`);
       throw conflict(`Alert ${id} is already resolved`);
     }
+    this.#acknowledge(row);
     const alert = toAlert(row);
     this.deps.bus.emit('alertResolved', { alert });
     return alert;
@@ -83,14 +89,20 @@ export class AlertService {
     if (!existing) throw notFound(`Alert ${id} not found`);
     if (existing.isResolved) throw conflict(`Alert ${id} is resolved; resolved alerts are kept as history`);
     this.deps.repo.delete(id);
+    this.#acknowledge(existing);
+  }
+
+  #acknowledge(row: AlertRow): void {
+    if (row.causeKey?.startsWith('threshold:')) this.#acknowledged.set(row.causeKey, row.severity);
   }
 
   #evaluateSnapshot(snapshot: SensorSnapshot): void {
     const thresholds = this.deps.settings.get().alertThresholds;
-    this.#apply(evaluateThresholds(snapshot, thresholds, this.deps.repo.activeByCause(), this.deps.now()));
+    this.#apply(evaluateThresholds(snapshot, thresholds, this.deps.repo.activeByCause(), this.deps.now(), this.#acknowledged));
   }
 
   #apply(evaluation: Evaluation): void {
+    for (const causeKey of evaluation.clearAcknowledged) this.#acknowledged.delete(causeKey);
     for (const resolution of evaluation.resolve) {
       const row = this.deps.repo.resolve(resolution.id, resolution.actionTaken);
       if (row) this.deps.bus.emit('alertResolved', { alert: toAlert(row) });
@@ -104,6 +116,7 @@ export class AlertService {
       this.deps.notifier.notify(alert, draft.causeKey);
     }
     for (const { causeKey, alertType, severity, message, deviceId, value, threshold } of evaluation.raise) {
+      this.#acknowledged.delete(causeKey);
       try {
         this.#raise({ causeKey, alertType, severity, message, deviceId, value, threshold });
       } catch (err) {

@@ -38,11 +38,13 @@ export interface Evaluation {
   raise: AlertDraft[];
   escalate: Array<AlertDraft & { id: number }>;
   resolve: Resolution[];
+  /** Acknowledged causes whose reading is back in range: forget the acknowledgement. */
+  clearAcknowledged: string[];
 }
 
 export const SEVERITY_RANK: Record<Severity, number> = { LOW: 0, MEDIUM: 1, HIGH: 2, CRITICAL: 3 };
 
-const empty = (): Evaluation => ({ raise: [], escalate: [], resolve: [] });
+const empty = (): Evaluation => ({ raise: [], escalate: [], resolve: [], clearAcknowledged: [] });
 
 export function formatQuantity(value: number, rule: Pick<ThresholdRule, 'decimals' | 'unit'>): string {
   const rounded = Number(value.toFixed(rule.decimals));
@@ -57,20 +59,28 @@ function capitalise(text: string): string {
  * Threshold alerts for one snapshot. Pure: the same inputs give the same decision. A field that was never
  * read, or was read longer than STALE_AFTER_MS before `nowMs`, neither raises nor resolves anything:
  * a dead sensor is reported by its own SENSOR_FAULT alert, not by guessing from an old value.
+ *
+ * `acknowledged` holds causes whose alert a person resolved or deleted while the reading was still out of
+ * range, with the severity it had. Such a cause is not raised again every tick (that would undo the
+ * person's action within seconds); it is raised again only if it gets worse than acknowledged, and the
+ * acknowledgement ends once the reading is back in range past the deadband.
  */
 export function evaluateThresholds(
   snapshot: SensorSnapshot,
   thresholds: AlertThresholds,
   active: ReadonlyMap<string, ActiveAlertView>,
   nowMs: number,
+  acknowledged: ReadonlyMap<string, Severity> = new Map(),
 ): Evaluation {
   const result = empty();
   for (const rule of THRESHOLD_RULES) {
     const current = active.get(rule.causeKey);
+    const acked = acknowledged.get(rule.causeKey);
     const threshold = rule.threshold(thresholds);
     if (threshold === null) {
       // The operator removed the threshold: an alert about it no longer means anything.
       if (current) result.resolve.push({ id: current.id, causeKey: rule.causeKey, actionTaken: `Auto-resolved: ${rule.label} ${rule.side} threshold was unset` });
+      if (acked) result.clearAcknowledged.push(rule.causeKey);
       continue;
     }
     const value = snapshot.values[rule.field];
@@ -91,11 +101,13 @@ export function evaluateThresholds(
         value,
         threshold,
       };
-      if (!current) result.raise.push(draft);
-      else if (SEVERITY_RANK[severity] > SEVERITY_RANK[current.severity]) result.escalate.push({ ...draft, id: current.id });
+      if (!current) {
+        if (!acked || SEVERITY_RANK[severity] > SEVERITY_RANK[acked]) result.raise.push(draft);
+      } else if (SEVERITY_RANK[severity] > SEVERITY_RANK[current.severity]) result.escalate.push({ ...draft, id: current.id });
       continue;
     }
     const backInRange = rule.side === 'high' ? value <= threshold - rule.deadband : value >= threshold + rule.deadband;
+    if (acked && backInRange) result.clearAcknowledged.push(rule.causeKey);
     if (current && backInRange) {
       result.resolve.push({
         id: current.id,

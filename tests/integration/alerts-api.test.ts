@@ -199,6 +199,30 @@ describe('alerts from the bus', () => {
     socket.close();
   });
 
+  it('a person resolving a threshold alert still out of range is not undone every tick', async () => {
+    sample({ temperature: 36 });
+    const raised = (await http.get(`/api/alerts/active/${G}`, admin)).body.data.find((a: any) => a.alertType === 'TEMPERATURE_HIGH');
+    expect(raised.severity).toBe('LOW');
+    expect((await http.put(`/api/alerts/${raised._id}/resolve`, {}, admin)).status).toBe(200);
+    const temperatureAlerts = async () => (await allAlerts()).filter((a) => a.alertType === 'TEMPERATURE_HIGH' && !a.isResolved);
+    sample({ temperature: 36.5 });
+    sample({ temperature: 36 });
+    expect(await temperatureAlerts()).toEqual([]);
+    // Worse than acknowledged: reported again.
+    sample({ temperature: 38 });
+    const again = await temperatureAlerts();
+    expect(again.map((a) => a.severity)).toEqual(['MEDIUM']);
+    // Deleting acknowledges too; back in range ends the acknowledgement, and a new excursion is reported.
+    expect((await http.del(`/api/alerts/${again[0]._id}`, admin)).status).toBe(200);
+    sample({ temperature: 38 });
+    expect(await temperatureAlerts()).toEqual([]);
+    sample({ temperature: 30 });
+    sample({ temperature: 36 });
+    expect((await temperatureAlerts()).map((a) => a.severity)).toEqual(['LOW']);
+    sample({ temperature: 30 });
+    expect(await temperatureAlerts()).toEqual([]);
+  });
+
   it('applies a threshold change at once to the last reading', async () => {
     sample({ humidity: 70 });
     const before = (await http.get(`/api/alerts/active/${G}`, admin)).body.data.length;

@@ -244,3 +244,25 @@ describe('safety events', () => {
     expect([...r.active.keys()]).toEqual(['safety:PUMP_MAX_RUNTIME:pump-1']);
   });
 });
+
+describe('acknowledged causes (resolved or deleted by a person while still out of range)', () => {
+  const now = Date.parse('2026-06-01T12:00:00Z');
+  const evaluate = (temperature: number, acked: Map<string, 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL'>) =>
+    evaluateThresholds(snapshot({ temperature }, now), thresholds, new Map(), now, acked);
+  const acked = new Map([['threshold:temperature:high', 'MEDIUM' as const]]);
+
+  it('are not raised again at the same or a lower severity', () => {
+    expect(evaluate(33, acked).raise).toEqual([]);
+    expect(evaluate(30.5, acked).raise).toEqual([]);
+    expect(evaluate(33, acked).clearAcknowledged).toEqual([]);
+  });
+  it('are raised again when worse than acknowledged', () => {
+    expect(evaluate(36, acked).raise.map((d) => d.severity)).toEqual(['HIGH']);
+  });
+  it('end once the reading is back past the deadband', () => {
+    expect(evaluate(29.8, acked).clearAcknowledged).toEqual([]);
+    expect(evaluate(29.5, acked).clearAcknowledged).toEqual(['threshold:temperature:high']);
+    const unset = evaluateThresholds(snapshot({ temperature: 40 }, now), { ...thresholds, temperature: { high: null, low: 10 } }, new Map(), now, acked);
+    expect(unset.clearAcknowledged).toEqual(['threshold:temperature:high']);
+  });
+});
