@@ -1,5 +1,5 @@
 // Active alerts widget (spec section 2): the Overview shows 4, the Alerts screen 10, default 5.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { AlertTriangle, CheckCircle, CheckCircle2 } from 'lucide-react';
 import { useAlertActions } from '../../api/alerts.ts';
 import { errorMessage } from '../../api/client.ts';
@@ -15,6 +15,7 @@ export function ActiveAlertsWidget({ max = 5, title = 'Active Alerts' }: { max?:
   const canModify = useCanModify();
   const actions = useAlertActions();
   const [busyId, setBusyId] = useState<string | null>(null);
+  const nowMs = useMinuteClock();
 
   async function resolve(id: string) {
     setBusyId(id);
@@ -63,7 +64,7 @@ export function ActiveAlertsWidget({ max = 5, title = 'Active Alerts' }: { max?:
               <p className="alert-message">{alert.message}</p>
               <p className="muted alert-meta">
                 {alert.deviceId && <span>Device: {alert.deviceId}</span>}
-                <span>{formatRelativeTime(alert.createdAt)}</span>
+                <span>{formatRelativeTime(alert.createdAt, nowMs)}</span>
               </p>
             </div>
             {canModify && (
@@ -85,4 +86,14 @@ export function ActiveAlertsWidget({ max = 5, title = 'Active Alerts' }: { max?:
       {more > 0 && <p className="muted alerts-more">+{more} more alerts</p>}
     </section>
   );
+}
+
+/** Re-renders every 30 s so '2 minutes ago' keeps moving while the page stays open. */
+function useMinuteClock(): number {
+  const [nowMs, setNowMs] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNowMs(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  return nowMs;
 }
