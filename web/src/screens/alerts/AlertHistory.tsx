@@ -34,20 +34,26 @@ export function AlertHistory({ filters, onChange }: { filters: HistoryFilters; o
       <div className="card-header">
         <h3>Alert History</h3>
         <div className="alert-filters">
-          <select id="alert-status-filter" aria-label="Status filter" value={filters.status}
-            onChange={(e) => onChange({ ...filters, status: e.target.value as StatusFilter })}>
-            <option value="all">All</option>
-            <option value="active">Active Only</option>
-            <option value="resolved">Resolved Only</option>
-          </select>
-          <select id="alert-severity-filter" aria-label="Severity filter" value={filters.severity}
-            onChange={(e) => onChange({ ...filters, severity: e.target.value as SeverityFilter })}>
-            <option value="all">All</option>
-            <option value="CRITICAL">Critical</option>
-            <option value="HIGH">High</option>
-            <option value="MEDIUM">Medium</option>
-            <option value="LOW">Low</option>
-          </select>
+          <label className="alert-filter">
+            Status
+            <select id="alert-status-filter" aria-label="Status filter" value={filters.status}
+              onChange={(e) => onChange({ ...filters, status: e.target.value as StatusFilter })}>
+              <option value="all">All</option>
+              <option value="active">Active Only</option>
+              <option value="resolved">Resolved Only</option>
+            </select>
+          </label>
+          <label className="alert-filter">
+            Severity
+            <select id="alert-severity-filter" aria-label="Severity filter" value={filters.severity}
+              onChange={(e) => onChange({ ...filters, severity: e.target.value as SeverityFilter })}>
+              <option value="all">All</option>
+              <option value="CRITICAL">Critical</option>
+              <option value="HIGH">High</option>
+              <option value="MEDIUM">Medium</option>
+              <option value="LOW">Low</option>
+            </select>
+          </label>
         </div>
       </div>
       <div className="alert-history-scroll">

@@ -15,7 +15,7 @@ export function AlertStatsCards({ stats }: { stats: AlertStats | null | undefine
     { label: 'Resolution Rate', value: `${resolutionRate(stats)}%` },
   ];
   return (
-    <div className="grid grid-4">
+    <div className="grid grid-4 alert-stats">
       {cards.map((card) => (
         <div key={card.label} className="card stat-card" data-testid={`alert-stat-${card.label.toLowerCase().replace(/ /g, '-')}`}>
           <div>
