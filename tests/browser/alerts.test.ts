@@ -192,6 +192,19 @@ describe('alerts', () => {
     await config.getByRole('link', { name: 'Settings' }).waitFor();
   });
 
+  it('no new-alert toasts for a user who turned in-app notifications off', async () => {
+    const quiet = { username: 'quiet', password: 'radishes-2026' };
+    const quietToken = await registerUser(http, { ...quiet, role: 'operator' }, token);
+    await http.put('/api/auth/profile', { preferences: { alertNotifications: false } }, quietToken);
+    const page = await signedInPage(quiet);
+    const widget = page.getByTestId('active-alerts');
+    await createAlert('SILENT_CHECK', 'CRITICAL', 'Nobody is toasted');
+    // The widget refetches after the realtime event; a toast would have been shown before that.
+    await widget.getByText('Nobody is toasted').waitFor();
+    expect(await toasts(page).filter({ hasText: 'SILENT CHECK' }).count()).toBe(0);
+    await clearActive();
+  });
+
   it('viewers see alerts but no resolve or delete buttons', async () => {
     await createAlert('VIEW_ONLY', 'HIGH', 'Only to look at');
     const page = await signedInPage(watcher);
