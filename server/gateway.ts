@@ -17,6 +17,8 @@ import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import { EventBus } from './events/bus.ts';
 import type { Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
+import { createDevicesFeature } from './devices/feature.ts';
+import type { ControlService } from './devices/control-service.ts';
 import { bridgeBusToHub } from './realtime/bridge.ts';
 import { RealtimeHub, type HubOptions } from './realtime/hub.ts';
 import { SettingsService } from './settings/settings-service.ts';
@@ -47,6 +49,8 @@ export interface Gateway {
   users: UsersRepo;
   settings: SettingsService;
   hub: RealtimeHub;
+  /** The one path for every device state change (users, rules, safety, system). */
+  control: ControlService;
   /** http://host:port once started. */
   url: string;
   start(): Promise<void>;
@@ -118,11 +122,21 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     options: options.hubOptions,
   });
 
-  const features: Feature[] = [];
+  const devices = createDevicesFeature({
+    db: database.db,
+    bus,
+    hub,
+    settings,
+    clock,
+    greenhouseId: config.greenhouseId,
+    outputConfigs: config.outputs,
+    outputs: hardware.outputs,
+    resolveGreenhouse,
+    log: { info: (obj, msg) => app?.log.info(obj, msg), error: (obj, msg) => app?.log.error(obj, msg) },
+  });
   const alertsLogger = { warn: (obj: object, msg: string) => app?.log.warn(obj, msg), error: (obj: object, msg: string) => app?.log.error(obj, msg) };
-  features.push(
-    createAlertsFeature({ db: database.db, bus, settings, greenhouseId: config.greenhouseId, smtp: config.smtp, now, logger: alertsLogger }),
-  );
+  const alerts = createAlertsFeature({ db: database.db, bus, settings, greenhouseId: config.greenhouseId, smtp: config.smtp, now, logger: alertsLogger });
+  const features: Feature[] = [devices, alerts];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   app = await buildApp({
@@ -150,6 +164,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     users,
     settings,
     hub,
+    control: devices.control,
     url: '',
     async start() {
       unbridge = bridgeBusToHub(bus, hub);
