@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient } from '../support/http.ts';
@@ -34,7 +35,11 @@ describe('GET /api/health', () => {
       expect(res.body.data.database.ok).toBe(false);
       expect(res.body.data.database.error).toMatch(/not open/i);
     } finally {
-      await other.dispose();
+      // gateway.stop() would write the devices' final state to the closed database: close the rest by hand.
+      other.hub.stop();
+      await other.app.close();
+      await other.hardware.close();
+      rmSync(other.dataDir, { recursive: true, force: true });
     }
   });
 });
