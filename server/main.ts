@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     process,
     clock: realClock,
     logger: log,
+    makeOutputsSafe: () => gateway.hardware.safeState(),
     readyStatus: () => {
       const missing = gateway.hardware.status().filter((driver) => !driver.available).map((driver) => driver.name);
       return `Dashboard at ${gateway.url} (hardware: ${gateway.config.hardware})${missing.length ? `; unavailable: ${missing.join(', ')}` : ''}`;

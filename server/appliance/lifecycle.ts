@@ -26,6 +26,11 @@ export interface LifecycleOptions {
   /** Real time: the deadline is wall-clock, whatever the simulator's clock does. */
   clock: Clock;
   logger: LifecycleLogger;
+  /**
+   * Drives every output to its safe state. Called first on shutdown, before anything that could hang
+   * (closing connections, features' stop), so the forced exit of the deadline finds them safe already.
+   */
+  makeOutputsSafe: () => Promise<void>;
   /** Text for `systemctl status` once ready. */
   readyStatus: () => string;
   /**
@@ -58,6 +63,12 @@ export async function runAppliance(options: LifecycleOptions): Promise<{ shutdow
       }, forceExitAfterMs);
       await notifier.stopping();
       let code = 0;
+      try {
+        await options.makeOutputsSafe();
+      } catch (err) {
+        logger.error({ err, signal }, 'could not drive every output to its safe state');
+        code = 1;
+      }
       try {
         await gateway.stop();
         logger.info({ signal }, 'stopped cleanly');

@@ -28,7 +28,9 @@ function setup(stop: () => Promise<void> = async () => {}) {
       journal.push('gateway stopped');
     },
   };
-  const run = () => runAppliance({ gateway, notifier, process: proc, clock, logger: silent, readyStatus: () => 'ready', forceExitAfterMs: 10_000 });
+  const makeOutputsSafe = async () => void journal.push('outputs safe');
+  const run = () =>
+    runAppliance({ gateway, notifier, process: proc, clock, logger: silent, makeOutputsSafe, readyStatus: () => 'ready', forceExitAfterMs: 10_000 });
   return { journal, clock, proc, exits, run };
 }
 
@@ -39,12 +41,17 @@ describe('runAppliance', () => {
     expect(journal).toEqual(['gateway listening', 'READY=1 STATUS=ready']);
   });
 
-  it('on SIGTERM: STOPPING=1, the gateway stops (outputs safe, database closed), then exit 0', async () => {
+  it('on SIGTERM: STOPPING=1, outputs safe before anything else, the gateway stops, then exit 0', async () => {
     const { journal, proc, exits, run } = setup();
     const { shutdown } = await run();
     proc.emit('SIGTERM');
     await shutdown('SIGTERM'); // the same, already running stop
-    expect(journal.slice(2)).toEqual(['STOPPING=1 STATUS=Stopping: outputs to safe state', 'gateway stop begins', 'gateway stopped']);
+    expect(journal.slice(2)).toEqual([
+      'STOPPING=1 STATUS=Stopping: outputs to safe state',
+      'outputs safe',
+      'gateway stop begins',
+      'gateway stopped',
+    ]);
     expect(exits).toEqual([0]);
   });
 
@@ -58,11 +65,12 @@ describe('runAppliance', () => {
     expect(exits).toEqual([0]);
   });
 
-  it('forces the exit at the deadline when the stop hangs', async () => {
-    const { proc, exits, clock, run } = setup(() => new Promise(() => {}));
+  it('forces the exit at the deadline when the stop hangs, with the outputs already safe', async () => {
+    const { journal, proc, exits, clock, run } = setup(() => new Promise(() => {}));
     await run();
     proc.emit('SIGTERM');
-    await Promise.resolve();
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    expect(journal).toContain('outputs safe');
     clock.advance(9_999);
     expect(exits).toEqual([]);
     clock.advance(1);
