@@ -1,16 +1,17 @@
-/**
- * `npm run bench`: every benchmark, one after the other (they measure the machine, so never in
- * parallel). Each lives in its own file and can also run alone with `npx tsx bench/<name>.bench.ts`.
- */
-import { runLoadBench } from './load.bench.ts';
+// `npm run bench`: runs every benchmark script in turn (never in parallel: they measure the machine).
+// Each prints its own side-by-side ratios and exits non-zero when a hard limit is broken.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const benches: Array<[name: string, run: () => Promise<Record<string, string | number>>]> = [['appliance under load', runLoadBench]];
+const here = dirname(fileURLToPath(import.meta.url));
+const scripts = ['sensors-history.ts', 'load.bench.ts'].filter((script) => existsSync(join(here, script)));
 
 let failed = false;
-for (const [name, run] of benches) {
-  console.log(`\n## ${name}`);
-  const figures = await run();
-  console.table(figures);
-  if (figures['missed samples (must be 0)'] !== undefined && figures['missed samples (must be 0)'] !== 0) failed = true;
+for (const script of scripts) {
+  console.log(`\n=== bench/${script}`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, script)], { stdio: 'inherit' });
+  if (result.status !== 0) failed = true;
 }
-if (failed) process.exitCode = 1;
+process.exit(failed ? 1 : 0);

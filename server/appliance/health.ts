@@ -31,8 +31,8 @@ export interface HealthSources {
   uptimeSeconds: () => number;
   /** Runs a trivial query; throws when the database is unusable. */
   checkDatabase: () => void;
-  /** Epoch ms of each sensor's last good sample, or null. */
-  lastSampleAtMs?: () => Partial<Record<SensorType, number | null>>;
+  /** Epoch ms (gateway clock) of a sensor's last good sample, or null: the sampler's lastSampleAt. */
+  lastSampleAt?: (sensorType: SensorType) => number | null;
   driverStatus?: () => DriverStatusView[];
   /** Reads the SoC temperature in °C, or null where there is none. */
   cpuTemperatureC: () => Promise<number | null>;
@@ -68,10 +68,9 @@ export async function collectHealth(sources: HealthSources): Promise<Health> {
   } catch (err) {
     database = { ok: false, error: (err as Error).message };
   }
-  const lastSamples = sources.lastSampleAtMs?.() ?? {};
   const sensors: Record<string, number | null> = {};
   for (const sensorType of SENSOR_TYPES) {
-    const at = lastSamples[sensorType];
+    const at = sources.lastSampleAt?.(sensorType);
     sensors[sensorType] = at === null || at === undefined ? null : Math.max(0, Math.round((nowMs - at) / 1000));
   }
   const drivers = sources.driverStatus?.() ?? [];

@@ -42,7 +42,7 @@ describe('collectHealth', () => {
   it('reports sample ages per sensor type, driver status and the database error', async () => {
     const health = await collectHealth(
       sources({
-        lastSampleAtMs: () => ({ DHT11: NOW - 4_000, LDR: null, SOIL_MOISTURE: NOW - 12_400 }),
+        lastSampleAt: (sensorType) => ({ DHT11: NOW - 4_000, LDR: null, SOIL_MOISTURE: NOW - 12_400 })[sensorType as string] ?? null,
         driverStatus: () => [{ name: 'dht11', available: false, reason: 'node-dht-sensor cannot drive the Pi 5' }],
         checkDatabase: () => {
           throw new Error('SQLITE_CORRUPT: database disk image is malformed');
