@@ -31,7 +31,7 @@ async function setup(): Promise<Setup> {
 async function activeAlertTypes(s: Setup): Promise<string[]> {
   const res = await s.http.get('/api/alerts/active/default', s.token);
   expect(res.status).toBe(200);
-  return res.body.data.map((alert: { type: string }) => alert.type);
+  return res.body.data.map((alert: { alertType: string }) => alert.alertType);
 }
 
 async function stillServing(s: Setup): Promise<void> {
@@ -66,8 +66,8 @@ describe('injected simulator faults', () => {
     if (!s.sensorsLanded) return ctx.skip();
     await s.clock.advanceAsync(3 * INTERVAL_S * 1000);
     s.gw.hardware.simulator!.injectFault('soil', { kind: 'stuck', value: 42 });
-    // Long enough for any "unchanged for N samples" rule (design.md: stuck value).
-    await s.clock.advanceAsync(120 * INTERVAL_S * 1000, 1000);
+    // Past the sampler's soil policy (more than 30 readings and more than 10 minutes unchanged).
+    await s.clock.advanceAsync(200 * INTERVAL_S * 1000, 1000);
     expect(await activeAlertTypes(s)).toContain('SENSOR_STUCK');
     await stillServing(s);
   });

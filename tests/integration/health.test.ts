@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { ManualClock } from '../../drivers/clock.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient } from '../support/http.ts';
@@ -26,7 +27,8 @@ describe('GET /api/health', () => {
   });
 
   it('reports a closed database as not ok instead of failing', async () => {
-    const other = await startTestGateway();
+    // A manual clock: no sampling tick runs into the closed database while the test looks.
+    const other = await startTestGateway({}, { clock: new ManualClock() });
     try {
       other.database.sqlite.close();
       const res = await httpClient(other.url).get('/api/health');
