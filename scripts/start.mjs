@@ -15,8 +15,10 @@ if (!existsSync(join(root, 'web', 'dist', 'index.html'))) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const server = spawn(process.execPath, [tsx, join(root, 'server', 'main.ts')], { cwd: root, stdio: 'inherit' });
-// Forward stop signals so outputs reach their safe state before exit.
+// `node --import tsx`, as the systemd unit runs it: one process (tsx's CLI would add a second one
+// between us and the gateway).
+const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], { cwd: root, stdio: 'inherit' });
+// Forward stop signals so outputs reach their safe state before exit (a second signal, e.g. the
+// terminal's Ctrl-C reaching the whole process group, is ignored by the gateway while it stops).
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
