@@ -4,6 +4,7 @@
 #
 #   sudo scripts/install-pi.sh            install or upgrade from this checkout
 #   scripts/install-pi.sh --dry-run       print the steps, change nothing (no root needed)
+#   sudo scripts/install-pi.sh --no-start install and enable, but do not start it now
 #
 # Why the service runs as root: pigpio (servo PWM, HC-SR04 timing) maps /dev/mem and refuses to start
 # otherwise. A dedicated user would lose the servo and the ultrasonic sensor. Instead the unit confines
