@@ -8,8 +8,8 @@
 #
 # Why the service runs as root: pigpio (servo PWM, HC-SR04 timing) maps /dev/mem and refuses to start
 # otherwise. A dedicated user would lose the servo and the ultrasonic sensor. Instead the unit confines
-# that root: read-only system, only the state dir writable, only the GPIO/I2C devices, CAP_SYS_RAWIO as
-# its only capability (see systemd/greenhouse-gateway.service).
+# that root: read-only system (writable: the state dir, /run, /sys/class/gpio), only the GPIO/I2C
+# devices, CAP_SYS_RAWIO as its only capability (see systemd/greenhouse-gateway.service).
 set -euo pipefail
 
 APP_NAME=greenhouse-gateway
@@ -30,7 +30,7 @@ for arg in "$@"; do
     --dry-run) DRY_RUN=1 ;;
     --no-start) SKIP_START=1 ;;
     -h | --help)
-      sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
