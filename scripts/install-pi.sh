@@ -30,7 +30,7 @@ for arg in "$@"; do
     --dry-run) DRY_RUN=1 ;;
     --no-start) SKIP_START=1 ;;
     -h | --help)
-      sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
