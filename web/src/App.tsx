@@ -1,0 +1,62 @@
+// Providers and top-level routes (spec section 2):
+//   /login        sign in / sign up; redirects to /dashboard when signed in
+//   /dashboard/*  the shell with its screens; redirects to /login when signed out
+//   /             to /dashboard or /login;  anything else -> /
+// Screens are added in shell/DashboardRoutes.tsx.
+import { useState, type ReactNode } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { createQueryClient } from './api/queries.ts';
+import { AuthProvider, useAuth } from './auth/AuthProvider.tsx';
+import { FullPageSpinner } from './components/Spinner.tsx';
+import { Toaster } from './components/toast/index.ts';
+import { RealtimeProvider } from './realtime/RealtimeProvider.tsx';
+import { LoginScreen } from './screens/LoginScreen.tsx';
+import { DashboardShell } from './shell/DashboardShell.tsx';
+
+export function App() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <AuthProvider>
+          <RealtimeProvider>
+            <AppRoutes />
+          </RealtimeProvider>
+        </AuthProvider>
+      </BrowserRouter>
+      <Toaster />
+    </QueryClientProvider>
+  );
+}
+
+function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/login" element={<SignedOutOnly><LoginScreen /></SignedOutOnly>} />
+      <Route path="/dashboard/*" element={<SignedInOnly><DashboardShell /></SignedInOnly>} />
+      <Route path="/" element={<HomeRedirect />} />
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}
+
+function HomeRedirect() {
+  const { status } = useAuth();
+  if (status === 'loading') return <FullPageSpinner />;
+  return <Navigate to={status === 'signedIn' ? '/dashboard' : '/login'} replace />;
+}
+
+function SignedInOnly({ children }: { children: ReactNode }) {
+  const { status } = useAuth();
+  if (status === 'loading') return <FullPageSpinner />;
+  if (status !== 'signedIn') return <Navigate to="/login" replace />;
+  return children;
+}
+
+function SignedOutOnly({ children }: { children: ReactNode }) {
+  const { status } = useAuth();
+  if (status === 'loading') return <FullPageSpinner />;
+  if (status === 'signedIn') return <Navigate to="/dashboard" replace />;
+  return children;
+}

@@ -1,0 +1,66 @@
+// A tiny toast store usable from anywhere (React components, the API layer, the realtime link).
+// `toast.success('Saved')`, `toast.error(msg, { durationMs: 8000 })`. Default 4000 ms (spec section 9).
+// New-alert toasts use: CRITICAL error 8000, HIGH error 6000, MEDIUM warning 4000, others info 3000.
+
+export type ToastKind = 'success' | 'error' | 'warning' | 'info';
+
+export interface Toast {
+  id: number;
+  kind: ToastKind;
+  message: string;
+  durationMs: number;
+}
+
+export interface ToastOptions {
+  durationMs?: number;
+}
+
+export const DEFAULT_TOAST_MS = 4000;
+
+type Listener = (toasts: readonly Toast[]) => void;
+
+let toasts: readonly Toast[] = [];
+let nextId = 1;
+const listeners = new Set<Listener>();
+const timers = new Map<number, ReturnType<typeof setTimeout>>();
+
+function emit(): void {
+  for (const listener of listeners) listener(toasts);
+}
+
+function show(kind: ToastKind, message: string, options: ToastOptions = {}): number {
+  const id = nextId++;
+  const durationMs = options.durationMs ?? DEFAULT_TOAST_MS;
+  toasts = [...toasts, { id, kind, message, durationMs }];
+  timers.set(id, setTimeout(() => dismiss(id), durationMs));
+  emit();
+  return id;
+}
+
+export function dismiss(id: number): void {
+  const timer = timers.get(id);
+  if (timer) clearTimeout(timer);
+  timers.delete(id);
+  const next = toasts.filter((t) => t.id !== id);
+  if (next.length !== toasts.length) {
+    toasts = next;
+    emit();
+  }
+}
+
+export function subscribeToasts(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function getToasts(): readonly Toast[] {
+  return toasts;
+}
+
+export const toast = {
+  success: (message: string, options?: ToastOptions) => show('success', message, options),
+  error: (message: string, options?: ToastOptions) => show('error', message, options),
+  warning: (message: string, options?: ToastOptions) => show('warning', message, options),
+  info: (message: string, options?: ToastOptions) => show('info', message, options),
+  dismiss,
+};

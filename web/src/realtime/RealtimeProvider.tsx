@@ -1,0 +1,98 @@
+// React side of the realtime link. Mount inside AuthProvider and QueryClientProvider.
+//   const { connected, subscribe, send } = useRealtime();
+//   useEffect(() => subscribe('newAlert', (alert) => ...), [subscribe]);   // returns the unsubscribe
+//   send('device-control', { deviceId, action: 'toggle', greenhouseId: GREENHOUSE_ID });
+// Handlers run once per animation frame batch, in arrival order. The shared queries are already
+// kept fresh here (event-effects.ts); screens subscribe only for extra effects such as toasts.
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { ClientEvents, ServerEvents, ServerMessage } from '../../../server/contract/realtime.ts';
+import { GREENHOUSE_ID } from '../api/queries.ts';
+import { signalUnauthorized } from '../api/session-store.ts';
+import { useAuth } from '../auth/AuthProvider.tsx';
+import { toast } from '../components/toast/index.ts';
+import { applyRealtimeBatch, refreshShellData } from './event-effects.ts';
+import { SocketClient } from './socket-client.ts';
+
+type Handler<E extends keyof ServerEvents> = (data: ServerEvents[E]) => void;
+
+export interface RealtimeContextValue {
+  connected: boolean;
+  subscribe: <E extends keyof ServerEvents>(event: E, handler: Handler<E>) => () => void;
+  /** False when the link is down and the message was not sent. */
+  send: <E extends keyof ClientEvents>(event: E, data: ClientEvents[E]) => boolean;
+}
+
+const RealtimeContext = createContext<RealtimeContextValue | null>(null);
+
+export function RealtimeProvider({ children }: { children: ReactNode }) {
+  const { token } = useAuth();
+  const queryClient = useQueryClient();
+  const [connected, setConnected] = useState(false);
+  const clientRef = useRef<SocketClient | null>(null);
+  const handlersRef = useRef(new Map<string, Set<(data: unknown) => void>>());
+
+  useEffect(() => {
+    if (!token) return;
+    const client = new SocketClient(token, GREENHOUSE_ID, {
+      onConnectedChange: setConnected,
+      onJoined: () => {
+        toast.success('Connected to greenhouse system');
+        refreshShellData(queryClient);
+      },
+      onBatch: (batch: readonly ServerMessage[]) => {
+        applyRealtimeBatch(queryClient, batch);
+        for (const message of batch) {
+          for (const handler of handlersRef.current.get(message.event) ?? []) {
+            try {
+              handler(message.data);
+            } catch (err) {
+              // One faulty screen handler must not stop the others.
+              console.error(`Realtime handler for ${message.event} failed:`, err);
+            }
+          }
+        }
+      },
+      onUnauthorized: signalUnauthorized,
+      onProblem: (kind, reason) => toast.error(`Connection ${kind === 'lost' ? 'lost' : 'failed'}: ${reason}`),
+    });
+    clientRef.current = client;
+    client.start();
+    // A phone waking up or regaining Wi-Fi retries after the 5 attempts were used up.
+    const retry = () => client.retryIfIdle();
+    const onVisible = () => document.visibilityState === 'visible' && retry();
+    window.addEventListener('online', retry);
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      window.removeEventListener('online', retry);
+      document.removeEventListener('visibilitychange', onVisible);
+      client.stop();
+      clientRef.current = null;
+      setConnected(false);
+    };
+  }, [token, queryClient]);
+
+  const subscribe = useCallback(<E extends keyof ServerEvents>(event: E, handler: Handler<E>) => {
+    const handlers = handlersRef.current;
+    let set = handlers.get(event);
+    if (!set) handlers.set(event, (set = new Set()));
+    const entry = handler as (data: unknown) => void;
+    set.add(entry);
+    return () => {
+      set.delete(entry);
+    };
+  }, []);
+
+  const send = useCallback(<E extends keyof ClientEvents>(event: E, data: ClientEvents[E]) => {
+    return clientRef.current?.send(event, data) ?? false;
+  }, []);
+
+  const value = useMemo(() => ({ connected, subscribe, send }), [connected, subscribe, send]);
+  return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
+}
+
+export function useRealtime(): RealtimeContextValue {
+  const value = useContext(RealtimeContext);
+  if (!value) throw new Error('useRealtime must be used inside <RealtimeProvider>');
+  return value;
+}

@@ -1,0 +1,27 @@
+// Overview (spec section 2, "Overview"). Each widget is its own file in ./overview/; the four marked
+// slots below are placeholders that their engineers fill in (keep the order: it is the spec's).
+import { ActiveAlertsWidget } from './overview/ActiveAlertsWidget.tsx';
+import { ConnectionBanner } from './overview/ConnectionBanner.tsx';
+import { DeviceStatus } from './overview/DeviceStatus.tsx';
+import { EnvironmentalStatus } from './overview/EnvironmentalStatus.tsx';
+import { SensorOverview } from './overview/SensorOverview.tsx';
+import { StatCards } from './overview/StatCards.tsx';
+
+export function OverviewScreen() {
+  return (
+    <div className="screen">
+      <ConnectionBanner />
+      <StatCards />
+      {/* Slot: Sensor Overview (four reading cards). */}
+      <SensorOverview />
+      <div className="grid grid-2">
+        {/* Slot: Device Status (first 4 devices). */}
+        <DeviceStatus />
+        {/* Slot: Active Alerts widget (max 4). */}
+        <ActiveAlertsWidget />
+      </div>
+      {/* Slot: Environmental Status panel. */}
+      <EnvironmentalStatus />
+    </div>
+  );
+}

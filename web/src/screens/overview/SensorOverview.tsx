@@ -1,0 +1,7 @@
+// Overview widget "Sensor Overview" (spec section 2, Overview). Placeholder: the engineer building it
+// replaces the body; data comes from the shared hooks in api/queries.ts.
+import { ComingSoon } from '../../components/ComingSoon.tsx';
+
+export function SensorOverview() {
+  return <ComingSoon title="Sensor Overview" />;
+}
