@@ -19,6 +19,9 @@ import { makeGreenhouseResolver } from './http/greenhouse.ts';
 import { bridgeBusToHub } from './realtime/bridge.ts';
 import { RealtimeHub, type HubOptions } from './realtime/hub.ts';
 import { SettingsService } from './settings/settings-service.ts';
+import { createSensorsFeature } from './sensors/feature.ts';
+import { NO_SENSORS, type SensorSet } from './sensors/probes.ts';
+import type { SamplingLoop } from './sensors/sampling-loop.ts';
 
 export interface GatewayOptions {
   /** Environment variables to read (default: none, so tests are not affected by the shell's). */
@@ -30,6 +33,8 @@ export interface GatewayOptions {
   hubOptions?: Partial<HubOptions>;
   /** Folder of the built dashboard; default web/dist when it exists. */
   webRoot?: string | null;
+  /** The four sensors (tests' fakes); replaced by drivers' Hardware sensors once wired. */
+  sensors?: SensorSet;
 }
 
 export interface Gateway {
@@ -41,6 +46,8 @@ export interface Gateway {
   users: UsersRepo;
   settings: SettingsService;
   hub: RealtimeHub;
+  /** The sampling loop: snapshot() of the newest values, lastSampleAt(sensorType), health(). */
+  sampler: SamplingLoop;
   /** http://host:port once started. */
   url: string;
   start(): Promise<void>;
@@ -100,7 +107,16 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     options: options.hubOptions,
   });
 
-  const features: Feature[] = [];
+  const sensors = createSensorsFeature({
+    sqlite: database.sqlite,
+    bus,
+    settings,
+    clock,
+    greenhouseId: config.greenhouseId,
+    sensors: options.sensors ?? NO_SENSORS,
+    log: { error: (obj, msg) => app?.log.error(obj, msg) },
+  });
+  const features: Feature[] = [sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   app = await buildApp({
@@ -127,6 +143,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     users,
     settings,
     hub,
+    sampler: sensors.sampler,
     url: '',
     async start() {
       unbridge = bridgeBusToHub(bus, hub);
