@@ -79,10 +79,11 @@ export class ReadingsRepo {
     this.#lastTakenAt = sqlite.prepare(
       `SELECT max(taken_at) AS taken_at FROM readings WHERE sensor_type = ? AND greenhouse_id = ?`,
     );
-    // Downsampling: average each field over fixed time buckets. A bucket without rows yields no row,
+    // Downsampling: average each field over fixed time buckets (integer division: a bound JS number
+    // arrives as REAL, hence the CAST). A bucket without rows yields no row,
     // so a gap in the data stays a gap (the client sees the missing bucket timestamps).
     const historySql = (filter: string) =>
-      `SELECT (taken_at / :bucketMs) * :bucketMs AS bucket_at, sensor_type, count(*) AS n,
+      `SELECT (taken_at / CAST(:bucketMs AS INTEGER)) * CAST(:bucketMs AS INTEGER) AS bucket_at, sensor_type, count(*) AS n,
               avg(temperature_c) AS temperature_c, avg(humidity_pct) AS humidity_pct, avg(light_lux) AS light_lux,
               avg(soil_moisture_pct) AS soil_moisture_pct, avg(water_level_cm) AS water_level_cm
        FROM readings
