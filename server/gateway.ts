@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { SystemClock, type Clock } from '../drivers/clock.ts';
+import { ScaledClock, SystemClock, type Clock } from '../drivers/clock.ts';
+import { createHardware, type Hardware, type SimulatorHardware } from '../drivers/index.ts';
 import { buildApp } from './app.ts';
 import { accountFromClaims } from './auth/guard.ts';
 import { loadOrCreateJwtSecret } from './auth/jwt-secret.ts';
@@ -16,11 +17,12 @@ import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import { EventBus } from './events/bus.ts';
 import type { Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
+import { createDevicesFeature } from './devices/feature.ts';
+import type { ControlService } from './devices/control-service.ts';
 import { bridgeBusToHub } from './realtime/bridge.ts';
 import { RealtimeHub, type HubOptions } from './realtime/hub.ts';
 import { SettingsService } from './settings/settings-service.ts';
 import { createSensorsFeature } from './sensors/feature.ts';
-import { NO_SENSORS, type SensorSet } from './sensors/probes.ts';
 import type { SamplingLoop } from './sensors/sampling-loop.ts';
 
 export interface GatewayOptions {
@@ -29,23 +31,27 @@ export interface GatewayOptions {
   /** Config values that win over the environment and the config file. */
   overrides?: Partial<Config>;
   clock?: Clock;
+  /** Hardware to use instead of building it from config (tests inject fakes here). */
+  hardware?: Hardware;
   logger?: FastifyServerOptions['logger'];
   hubOptions?: Partial<HubOptions>;
   /** Folder of the built dashboard; default web/dist when it exists. */
   webRoot?: string | null;
-  /** The four sensors (tests' fakes); replaced by drivers' Hardware sensors once wired. */
-  sensors?: SensorSet;
 }
 
 export interface Gateway {
   config: ResolvedConfig;
   app: FastifyInstance;
   clock: Clock;
+  /** The sensors and outputs; `simulator` is set in simulator mode (fault injection, true state). */
+  hardware: Hardware & { simulator?: SimulatorHardware['simulator'] };
   bus: EventBus;
   database: OpenedDatabase;
   users: UsersRepo;
   settings: SettingsService;
   hub: RealtimeHub;
+  /** The one path for every device state change (users, rules, safety, system). */
+  control: ControlService;
   /** The sampling loop: snapshot() of the newest values, lastSampleAt(sensorType), health(). */
   sampler: SamplingLoop;
   /** http://host:port once started. */
@@ -66,9 +72,21 @@ export const DEMO_ACCOUNT = { username: 'admin', password: 'greenhouse' } as con
  */
 export async function createGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const config = loadConfig(options.env ?? {}, options.overrides);
-  const clock = options.clock ?? new SystemClock();
+  const clock = options.clock ?? clockFor(config);
   const now = () => clock.now();
   const logger = options.logger ?? false;
+
+  // Outputs go to their safe state before anything else happens (an active-low relay board may have
+  // clicked on at boot): createHardware resolves only once every relay is off and the window closed.
+  const hardware = options.hardware ?? (await createHardware({
+    mode: config.hardware,
+    clock,
+    sensors: config.sensors,
+    outputs: config.outputs,
+    simulator: config.simulator,
+    log: (level, msg, obj) => console[level === 'debug' ? 'log' : level](`[drivers] ${msg}`, obj ?? ''),
+  }));
+  if (options.hardware) await hardware.safeState();
 
   const database = openDatabase(config.dataDir);
   const jwtSecret = loadOrCreateJwtSecret(config.dataDir);
@@ -107,16 +125,28 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     options: options.hubOptions,
   });
 
+  const devices = createDevicesFeature({
+    db: database.db,
+    bus,
+    hub,
+    settings,
+    clock,
+    greenhouseId: config.greenhouseId,
+    outputConfigs: config.outputs,
+    outputs: hardware.outputs,
+    resolveGreenhouse,
+    log: { info: (obj, msg) => app?.log.info(obj, msg), error: (obj, msg) => app?.log.error(obj, msg) },
+  });
   const sensors = createSensorsFeature({
     sqlite: database.sqlite,
     bus,
     settings,
     clock,
     greenhouseId: config.greenhouseId,
-    sensors: options.sensors ?? NO_SENSORS,
+    sensors: hardware,
     log: { error: (obj, msg) => app?.log.error(obj, msg) },
   });
-  const features: Feature[] = [sensors];
+  const features: Feature[] = [devices, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   app = await buildApp({
@@ -138,11 +168,13 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     config,
     app,
     clock,
+    hardware,
     bus,
     database,
     users,
     settings,
     hub,
+    control: devices.control,
     sampler: sensors.sampler,
     url: '',
     async start() {
@@ -159,9 +191,19 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       hub.stop();
       for (const feature of [...features].reverse()) await feature.stop?.();
       unbridge?.();
+      // Outputs safe first: a slow HTTP close must not leave a pump running.
+      await hardware.safeState();
       await app!.close();
+      await hardware.close();
       database.close();
     },
   };
   return gateway;
+}
+
+/** Simulator mode may run faster than real time, from a chosen start (demos, soak tests). */
+function clockFor(config: ResolvedConfig): Clock {
+  const { timeScale, startAt } = config.simulator;
+  if (config.hardware !== 'simulator' || (timeScale === 1 && startAt === undefined)) return new SystemClock();
+  return new ScaledClock(startAt ? Date.parse(startAt) : Date.now(), timeScale);
 }

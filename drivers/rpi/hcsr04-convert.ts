@@ -39,3 +39,8 @@ export function median(values: readonly number[]): number {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
+
+/** pigpio ticks are unsigned 32-bit microseconds that wrap every ~72 min; subtract modulo 2^32. */
+export function echoWidthUs(startTick: number, endTick: number): number {
+  return (endTick - startTick) >>> 0;
+}

@@ -23,8 +23,8 @@ export interface BrowserGateway {
 export interface GatewayForBrowserOptions {
   /** Seed the demo admin and show its hint on the login screen (GREENHOUSE_DEMO). Default off. */
   demo?: boolean;
-  /** Fake sensors behind the driver interfaces (default: none). */
-  sensors?: GatewayOptions['sensors'];
+  /** Fake hardware behind the driver interfaces (default: the simulator). */
+  hardware?: GatewayOptions['hardware'];
 }
 
 export async function startGatewayForBrowser(options: GatewayForBrowserOptions = {}): Promise<BrowserGateway> {
@@ -36,7 +36,7 @@ export async function startGatewayForBrowser(options: GatewayForBrowserOptions =
     env: {},
     overrides: { dataDir, port: 0, host: '127.0.0.1', demo: options.demo ?? false },
     webRoot: WEB_DIST,
-    sensors: options.sensors,
+    hardware: options.hardware,
   });
   await gateway.start();
   return {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ReadingsRepo } from '../../server/sensors/readings-repo.ts';
-import { fakeSensors } from '../support/fake-sensors.ts';
+import { fakeSensors, hardwareWith } from '../support/fake-sensors.ts';
 import { launchBrowser, newPage, signUpViaUi, startGatewayForBrowser, type BrowserGateway } from './harness.ts';
 
 const user = { username: 'grower', password: 'tomatoes-2026' };
@@ -26,8 +26,8 @@ describe('Sensor Monitoring screen', () => {
   beforeAll(async () => {
     const fakes = fakeSensors({ climate: { temperatureC: 24.46, humidityPct: 55 }, lux: 812.6, soilPct: 41.25, levelCm: 28 });
     [server, empty, browser] = await Promise.all([
-      startGatewayForBrowser({ sensors: fakes.sensors }),
-      startGatewayForBrowser(),
+      startGatewayForBrowser({ hardware: hardwareWith(fakes.sensors) }),
+      startGatewayForBrowser({ hardware: hardwareWith({}) }), // no sensors, no data
       launchBrowser(),
     ]);
     // A day and a half of history (every 10 minutes), ending an hour ago.

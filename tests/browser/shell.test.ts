@@ -49,8 +49,8 @@ describe('dashboard shell', () => {
     for (const [testId, label] of cards) {
       const card = page.getByTestId(testId);
       await card.getByText(label, { exact: true }).waitFor();
-      // Nothing is configured on a fresh gateway: every count is 0 and no alert card is red.
-      expect(await card.locator('.stat-value').textContent()).toBe('0');
+      // A fresh gateway has the wiring config's six devices, all off, and no alerts: no alert card is red.
+      expect(await card.locator('.stat-value').textContent()).toBe(testId === 'stat-total-devices' ? '6' : '0');
       expect(await card.getAttribute('class')).not.toContain('stat-card-alarm');
     }
     expect(await page.getByTestId('alert-bell').locator('.bell-count').count()).toBe(0);
@@ -101,5 +101,67 @@ describe('dashboard shell', () => {
     await page.evaluate(() => localStorage.setItem('token', 'expired-token'));
     await page.reload();
     await page.waitForURL('**/login');
+  });
+
+  it("shows 'Loading greenhouse data...' until the first load settles", async () => {
+    const { context, page } = await newPage(browser, server.url);
+    contexts.push(context);
+    await signInViaUi(page, user);
+    // Hold the device list back so the loading state is observable after a reload.
+    await page.route('**/api/devices/greenhouse-001', async (route) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.continue();
+    });
+    await page.reload();
+    await page.getByText('Loading greenhouse data...').waitFor();
+    await page.getByText('Total Devices').waitFor();
+    expect(await page.getByText('Loading greenhouse data...').count()).toBe(0);
+  });
+
+  it('pull-to-refresh: hint after 50 px, refresh past 100 px', async () => {
+    const page = await signedInPage({ phone: true });
+    await page.getByText('Total Devices').waitFor();
+    await page.route('**/api/devices/greenhouse-001', async (route) => {
+      await new Promise((r) => setTimeout(r, 800));
+      await route.continue();
+    });
+    const touch = (type: string, y: number) =>
+      page.evaluate(
+        ([type, y]) => {
+          const point = new Touch({ identifier: 1, target: document.body, clientX: 200, clientY: y as number });
+          const touches = type === 'touchend' ? [] : [point];
+          document.body.dispatchEvent(new TouchEvent(type as string, { touches, changedTouches: [point], bubbles: true }));
+        },
+        [type, y] as const,
+      );
+    await touch('touchstart', 150);
+    await touch('touchmove', 180); // 30 px: no hint yet
+    expect(await page.getByText('Pull down to refresh').count()).toBe(0);
+    await touch('touchmove', 210); // 60 px
+    await page.getByText('Pull down to refresh').waitFor();
+    await touch('touchmove', 270); // 120 px
+    const refetch = page.waitForRequest((r) => r.url().includes('/api/devices/greenhouse-001'));
+    await touch('touchend', 270);
+    await page.getByText('Refreshing...').waitFor();
+    await refetch;
+    await page.getByText('Refreshing...').waitFor({ state: 'detached' });
+  });
+
+  it("applies the user's dark theme preference", async () => {
+    const page = await signedInPage();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    const ok = await page.evaluate(async () => {
+      const response = await fetch('/api/auth/profile', {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('token')}` },
+        body: JSON.stringify({ preferences: { theme: 'dark' } }),
+      });
+      return response.ok;
+    });
+    expect(ok).toBe(true);
+    await page.reload(); // the startup profile check brings the new preference
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReadingsRepo } from '../../server/sensors/readings-repo.ts';
-import { fakeSensors } from '../support/fake-sensors.ts';
+import { fakeSensors, hardwareWith } from '../support/fake-sensors.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { TestSocket } from '../support/ws.ts';
@@ -14,7 +14,7 @@ const HOUR = 3_600_000;
 beforeAll(async () => {
   // Fake sensors behind the driver interfaces; a long interval so only the start-up tick and the ticks
   // the tests ask for (sampleNow) run.
-  gw = await startTestGateway({}, { sensors: fakes.sensors });
+  gw = await startTestGateway({}, { hardware: hardwareWith(fakes.sensors) });
   http = httpClient(gw.url);
   token = await registerUser(http, { username: 'grower' });
   await http.put('/api/settings/greenhouse-001/system', { systemSettings: { updateInterval: 3600 } }, token);

@@ -1,5 +1,8 @@
 import type { ClimateReading, ClimateSensor, LightSensor, SoilMoistureSensor, WaterLevelSensor } from '../../drivers/types.ts';
-import { SensorReadError } from '../../drivers/types.ts';
+import { SensorReadError, type Hardware } from '../../drivers/types.ts';
+import Value from 'typebox/value';
+import { ConfigSchema } from '../../server/config/schema.ts';
+import { fakeHardware, fakeOutputs } from './fake-outputs.ts';
 
 /**
  * A scriptable fake of one sensor behind the driver interfaces: answers `value`, fails, or hangs (never
@@ -33,4 +36,10 @@ export function fakeSensors(initial: { climate?: ClimateReading; lux?: number; s
     waterLevel: { readLevelCm: () => water.answer() } satisfies WaterLevelSensor,
   };
   return { sensors, climate, light, soil, water };
+}
+
+/** Hardware with these fake sensors and fake outputs for the default configured outputs. */
+export function hardwareWith(sensors: ReturnType<typeof fakeSensors>['sensors'] | Partial<Record<'climate' | 'light' | 'soil' | 'waterLevel', null>>): Hardware {
+  const outputs = (Value.Default(ConfigSchema, {}) as { outputs: Parameters<typeof fakeOutputs>[0] }).outputs;
+  return { ...fakeHardware(fakeOutputs(outputs)), ...sensors };
 }

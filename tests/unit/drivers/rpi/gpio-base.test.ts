@@ -9,7 +9,7 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-export async function fakeSysfs(chips: Array<{ name: string; label: string; base: number; ngpio: number }>) {
+async function fakeSysfs(chips: Array<{ name: string; label: string; base: number; ngpio: number }>) {
   const root = await mkdtemp(join(tmpdir(), 'sysfs-gpio-'));
   dirs.push(root);
   await writeFile(join(root, 'export'), '');
