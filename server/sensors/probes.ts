@@ -51,32 +51,19 @@ export function probesFor(sensors: SensorSet): Probe[] {
       ],
     });
   }
-  if (light) {
-    probes.push({
-      sensorType: 'LDR',
-      read: async () => ({ lightLux: finite(await light.readLux(), 'light') }),
-      retryDelaysMs: [],
-      cacheWindowMs: 0,
-      fields: [{ field: 'lightIntensity', column: 'lightLux' }],
-    });
-  }
-  if (soil) {
-    probes.push({
-      sensorType: 'SOIL_MOISTURE',
-      read: async () => ({ soilMoisturePct: finite(await soil.readPercent(), 'soil moisture') }),
-      retryDelaysMs: [],
-      cacheWindowMs: 0,
-      fields: [{ field: 'soilMoisture', column: 'soilMoisturePct' }],
-    });
-  }
-  if (waterLevel) {
-    probes.push({
-      sensorType: 'WATER_LEVEL',
-      read: async () => ({ waterLevelCm: finite(await waterLevel.readLevelCm(), 'water level') }),
-      retryDelaysMs: [],
-      cacheWindowMs: 0,
-      fields: [{ field: 'waterLevel', column: 'waterLevelCm' }],
-    });
-  }
+  if (light) probes.push(singleValueProbe('LDR', () => light.readLux(), 'lightIntensity', 'lightLux'));
+  if (soil) probes.push(singleValueProbe('SOIL_MOISTURE', () => soil.readPercent(), 'soilMoisture', 'soilMoisturePct'));
+  if (waterLevel) probes.push(singleValueProbe('WATER_LEVEL', () => waterLevel.readLevelCm(), 'waterLevel', 'waterLevelCm'));
   return probes;
+}
+
+/** A sensor with one value, read once per tick (the ADC and the HC-SR04 answer at once or not at all). */
+function singleValueProbe(sensorType: SensorType, read: () => Promise<number>, field: SensorField, column: Probe['fields'][number]['column']): Probe {
+  return {
+    sensorType,
+    read: async () => ({ [column]: finite(await read(), field) }),
+    retryDelaysMs: [],
+    cacheWindowMs: 0,
+    fields: [{ field, column }],
+  };
 }

@@ -1,8 +1,8 @@
 // Sensor Monitoring: live values, the history chart's range and filter, and the empty state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ReadingsRepo } from '../../server/sensors/readings-repo.ts';
 import { fakeSensors, hardwareWith } from '../support/fake-sensors.ts';
+import { seedReadings } from '../support/readings.ts';
 import { launchBrowser, newPage, signUpViaUi, startGatewayForBrowser, type BrowserGateway } from './harness.ts';
 
 const user = { username: 'grower', password: 'tomatoes-2026' };
@@ -31,15 +31,8 @@ describe('Sensor Monitoring screen', () => {
       launchBrowser(),
     ]);
     // A day and a half of history (every 10 minutes), ending an hour ago.
-    const repo = new ReadingsRepo(server.gateway.database.sqlite);
     const now = Date.now();
-    for (let t = now - 36 * HOUR; t < now - HOUR; t += 10 * 60_000) {
-      repo.insertTick('greenhouse-001', [
-        { sensorType: 'DHT11', takenAtMs: t, temperatureC: 21, humidityPct: 65 },
-        { sensorType: 'LDR', takenAtMs: t, lightLux: 900 },
-        { sensorType: 'SOIL_MOISTURE', takenAtMs: t, soilMoisturePct: 35 },
-      ]);
-    }
+    seedReadings(server.gateway.database.sqlite, now - 36 * HOUR, now - HOUR, { temperatureC: 21, humidityPct: 65, lightLux: 900, soilMoisturePct: 35 });
   });
 
   afterAll(async () => {

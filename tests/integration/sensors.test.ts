@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReadingsRepo } from '../../server/sensors/readings-repo.ts';
 import { fakeSensors, hardwareWith } from '../support/fake-sensors.ts';
+import { seedReadings } from '../support/readings.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { TestSocket } from '../support/ws.ts';
@@ -18,15 +18,8 @@ beforeAll(async () => {
   http = httpClient(gw.url);
   token = await registerUser(http, { username: 'grower' });
   await http.put('/api/settings/greenhouse-001/system', { systemSettings: { updateInterval: 3600 } }, token);
-  const repo = new ReadingsRepo(gw.database.sqlite);
   const now = Date.now();
-  for (let t = now - 30 * HOUR; t < now - HOUR; t += 10 * 60_000) {
-    repo.insertTick('greenhouse-001', [
-      { sensorType: 'DHT11', takenAtMs: t, temperatureC: 20, humidityPct: 70 },
-      { sensorType: 'LDR', takenAtMs: t, lightLux: 1000 },
-      { sensorType: 'SOIL_MOISTURE', takenAtMs: t, soilMoisturePct: 30 },
-    ]);
-  }
+  seedReadings(gw.database.sqlite, now - 30 * HOUR, now - HOUR, { temperatureC: 20, humidityPct: 70, lightLux: 1000, soilMoisturePct: 30 });
   await gw.sampler.sampleNow();
 });
 afterAll(async () => {
