@@ -205,3 +205,25 @@ describe('SamplingLoop', () => {
     expect(events.samplerTicked).toHaveLength(1);
   });
 });
+
+describe('stuck detection policy', () => {
+  it('does not judge values pinned at a range end (dark or saturated LDR, dry or soaked soil) or the tank', async () => {
+    const { trackStuck, STUCK_POLICIES } = await import('../../../../server/sensors/stuck.ts');
+    const run = (type: keyof typeof STUCK_POLICIES, value: number, stepMs: number, n: number) => {
+      let tracker = null;
+      let stuck = false;
+      for (let i = 0; i < n; i++) ({ tracker, stuck } = trackStuck(tracker, String(value), value, i * stepMs, STUCK_POLICIES[type]));
+      return stuck;
+    };
+    const hour = 720; // readings at 5 s
+    expect(run('LDR', 1, 5000, hour)).toBe(false);
+    expect(run('LDR', 60_000, 5000, hour)).toBe(false);
+    expect(run('LDR', 812, 5000, hour)).toBe(true);
+    expect(run('SOIL_MOISTURE', 0, 5000, hour)).toBe(false);
+    expect(run('SOIL_MOISTURE', 100, 5000, hour)).toBe(false);
+    expect(run('WATER_LEVEL', 30, 5000, hour * 10)).toBe(false);
+    expect(run('DHT11', 20, 5000, 200)).toBe(false); // 16 minutes: a calm night, not a fault
+    expect(run('DHT11', 20, 5000, hour)).toBe(true);
+    expect(run('SOIL_MOISTURE', 40, 1000, 31)).toBe(false); // 31 readings in 31 s: too short
+  });
+});
