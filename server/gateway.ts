@@ -22,6 +22,7 @@ import type { ControlService } from './devices/control-service.ts';
 import { bridgeBusToHub } from './realtime/bridge.ts';
 import { RealtimeHub, type HubOptions } from './realtime/hub.ts';
 import { SettingsService } from './settings/settings-service.ts';
+import { createAlertsFeature } from './alerts/feature.ts';
 import { createSensorsFeature } from './sensors/feature.ts';
 import type { SamplingLoop } from './sensors/sampling-loop.ts';
 
@@ -137,6 +138,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     resolveGreenhouse,
     log: { info: (obj, msg) => app?.log.info(obj, msg), error: (obj, msg) => app?.log.error(obj, msg) },
   });
+  const alertsLogger = { warn: (obj: object, msg: string) => app?.log.warn(obj, msg), error: (obj: object, msg: string) => app?.log.error(obj, msg) };
+  const alerts = createAlertsFeature({ db: database.db, bus, settings, greenhouseId: config.greenhouseId, smtp: config.smtp, now, logger: alertsLogger });
   const sensors = createSensorsFeature({
     sqlite: database.sqlite,
     bus,
@@ -146,7 +149,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     sensors: hardware,
     log: { error: (obj, msg) => app?.log.error(obj, msg) },
   });
-  const features: Feature[] = [devices, sensors];
+  // The sampler starts last (and stops first), once every consumer of its ticks is listening.
+  const features: Feature[] = [devices, alerts, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   app = await buildApp({
