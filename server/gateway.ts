@@ -25,6 +25,8 @@ import { bridgeBusToHub } from './realtime/bridge.ts';
 import { RealtimeHub, type HubOptions } from './realtime/hub.ts';
 import { SettingsService } from './settings/settings-service.ts';
 import { createAlertsFeature } from './alerts/feature.ts';
+import { createSensorsFeature } from './sensors/feature.ts';
+import type { SamplingLoop } from './sensors/sampling-loop.ts';
 
 export interface GatewayOptions {
   /** Environment variables to read (default: none, so tests are not affected by the shell's). */
@@ -53,6 +55,8 @@ export interface Gateway {
   hub: RealtimeHub;
   /** The one path for every device state change (users, rules, safety, system). */
   control: ControlService;
+  /** The sampling loop: snapshot() of the newest values, lastSampleAt(sensorType), health(). */
+  sampler: SamplingLoop;
   /** http://host:port once started. */
   url: string;
   start(): Promise<void>;
@@ -124,16 +128,6 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     options: options.hubOptions,
   });
 
-  const builtAtMs = performance.now();
-  const health = createHealthFeature({
-    nowMs: now,
-    uptimeSeconds: () => (performance.now() - builtAtMs) / 1000,
-    checkDatabase: () => void database.sqlite.prepare('SELECT 1').get(),
-    driverStatus: () => hardware.status(),
-    cpuTemperatureC: cpuTemperatureReader(),
-    version: packageVersion(),
-    hardwareMode: config.hardware,
-  });
   const devices = createDevicesFeature({
     db: database.db,
     bus,
@@ -148,7 +142,28 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   });
   const alertsLogger = { warn: (obj: object, msg: string) => app?.log.warn(obj, msg), error: (obj: object, msg: string) => app?.log.error(obj, msg) };
   const alerts = createAlertsFeature({ db: database.db, bus, settings, greenhouseId: config.greenhouseId, smtp: config.smtp, now, logger: alertsLogger });
-  const features: Feature[] = [health, devices, alerts];
+  const sensors = createSensorsFeature({
+    sqlite: database.sqlite,
+    bus,
+    settings,
+    clock,
+    greenhouseId: config.greenhouseId,
+    sensors: hardware,
+    log: { error: (obj, msg) => app?.log.error(obj, msg) },
+  });
+  const builtAtMs = performance.now();
+  const health = createHealthFeature({
+    nowMs: now,
+    uptimeSeconds: () => (performance.now() - builtAtMs) / 1000,
+    checkDatabase: () => void database.sqlite.prepare('SELECT 1').get(),
+    driverStatus: () => hardware.status(),
+    lastSampleAt: (sensorType) => sensors.sampler.lastSampleAt(sensorType),
+    cpuTemperatureC: cpuTemperatureReader(),
+    version: packageVersion(),
+    hardwareMode: config.hardware,
+  });
+  // The sampler starts last (and stops first), once every consumer of its ticks is listening.
+  const features: Feature[] = [health, devices, alerts, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   app = await buildApp({
@@ -177,6 +192,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     settings,
     hub,
     control: devices.control,
+    sampler: sensors.sampler,
     url: '',
     async start() {
       unbridge = bridgeBusToHub(bus, hub);

@@ -26,6 +26,20 @@ describe('GET /api/health', () => {
     expect(health.cpuTemperatureC === null || typeof health.cpuTemperatureC === 'number').toBe(true);
   });
 
+  it('reports the age of every sensor\'s last sample once the sampler has ticked', async () => {
+    const ticked = new Promise<void>((resolve) => {
+      const off = gw.bus.on('samplerTicked', 'health-test', () => {
+        off();
+        resolve();
+      });
+    });
+    if (gw.sampler.lastSampleAt('DHT11') === null) await ticked;
+    const res = await httpClient(gw.url).get('/api/health');
+    for (const sensorType of ['DHT11', 'LDR', 'SOIL_MOISTURE', 'WATER_LEVEL']) {
+      expect(res.body.data.sensors[sensorType], sensorType).toBeGreaterThanOrEqual(0);
+    }
+  });
+
   it('reports a closed database as not ok instead of failing', async () => {
     // A manual clock: no sampling tick runs into the closed database while the test looks.
     const other = await startTestGateway({}, { clock: new ManualClock() });
