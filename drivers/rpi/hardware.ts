@@ -21,16 +21,21 @@ export interface RaspberryPiDeps {
   gpioSysfsRoot: string;
 }
 
+/**
+ * Must run before the library initialises (first Gpio): by default the pigpio C library opens an
+ * unauthenticated control socket on TCP 8888 (all interfaces) and FIFOs in /dev, through which anyone
+ * on the LAN could switch the relays. The gateway uses neither.
+ */
+export function withoutPigpioInterfaces(pigpio: PigpioModule): PigpioModule {
+  if (pigpio.configureInterfaces && pigpio.DISABLE_FIFO_IF !== undefined && pigpio.DISABLE_SOCK_IF !== undefined) {
+    pigpio.configureInterfaces(pigpio.DISABLE_FIFO_IF | pigpio.DISABLE_SOCK_IF);
+  }
+  return pigpio;
+}
+
 export const realDeps: RaspberryPiDeps = {
   loadOnoff: () => importNative<OnoffModule>('onoff'),
-  loadPigpio: async () => {
-    const pigpio = await importNative<PigpioModule>('pigpio');
-    // Before the library initialises (first Gpio): by default the pigpio C library opens an
-    // unauthenticated control socket on TCP 8888 (all interfaces) and FIFOs in /dev, through which
-    // anyone on the LAN could switch the relays. The gateway uses neither.
-    pigpio.configureInterfaces?.(pigpio.DISABLE_FIFO_IF! | pigpio.DISABLE_SOCK_IF!);
-    return pigpio;
-  },
+  loadPigpio: async () => withoutPigpioInterfaces(await importNative<PigpioModule>('pigpio')),
   loadDht: () => importNative<DhtModule>('node-dht-sensor'),
   loadAds1x15: () => importNative<Ads1x15Constructor>('ads1x15'),
   readBoardModel: () => readBoardModel(),
