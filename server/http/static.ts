@@ -14,6 +14,7 @@ export async function registerDashboard(app: FastifyInstance, webRoot: string | 
       root: webRoot,
       wildcard: false,
       index: false,
+      cacheControl: false,
       // Hashed asset names never change content; index.html must always be revalidated.
       setHeaders: (res, path) => {
         res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

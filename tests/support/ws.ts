@@ -66,7 +66,7 @@ export class TestSocket {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.messages.map((m) => m.event))}`);
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
+        const timer = setTimeout(resolve, Math.min(left, 50));
         this.#waiters.push(() => {
           clearTimeout(timer);
           resolve();

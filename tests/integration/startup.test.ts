@@ -1,0 +1,50 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../support/gateway.ts';
+import { httpClient } from '../support/http.ts';
+
+describe('start-up', () => {
+  it('stops with exit code 78 and a message naming the key on a bad config value', () => {
+    const result = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'server/main.ts'], {
+      env: { ...process.env, PORT: 'eighty', GREENHOUSE_DATA_DIR: mkdtempSync(join(tmpdir(), 'gw-bad-')) },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(78);
+    expect(result.stderr).toContain('port (PORT): must be integer, got "eighty"');
+  });
+});
+
+describe('dashboard serving', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    const webRoot = mkdtempSync(join(tmpdir(), 'web-'));
+    mkdirSync(join(webRoot, 'assets'));
+    writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>Greenhouse Dashboard</title>');
+    writeFileSync(join(webRoot, 'assets', 'app-123.js'), 'console.log(1)');
+    gw = await startTestGateway({}, { webRoot });
+  });
+  afterAll(() => gw.dispose());
+
+  it.each(['/', '/login', '/dashboard', '/dashboard/sensors', '/dashboard/settings?tab=system'])('serves index.html for the deep link %s', async (path) => {
+    const res = await fetch(`${gw.url}${path}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await res.text()).toContain('Greenhouse Dashboard');
+  });
+
+  it('serves hashed assets with a long cache lifetime', async () => {
+    const res = await fetch(`${gw.url}/assets/app-123.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toContain('immutable');
+  });
+
+  it('keeps unknown /api paths as JSON 404s', async () => {
+    const res = await httpClient(gw.url).get('/api/dashboard');
+    expect(res.status).toBe(404);
+    expect(res.body.success).toBe(false);
+  });
+});

@@ -1,0 +1,66 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../server/config/load.ts';
+
+function problemsOf(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('gives the design defaults with no input', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 8080, host: '0.0.0.0', dataDir: './data', hardware: 'simulator', demo: true, greenhouseId: 'greenhouse-001' });
+    expect(config.outputs.filter((o) => o.device).map((o) => o.device!.deviceType).sort()).toEqual(
+      ['COOLING_SYSTEM', 'FAN', 'HEATER', 'LED_LIGHT', 'SERVO', 'WATER_PUMP'],
+    );
+  });
+
+  it('reads the environment, and demo is off on real hardware unless asked', () => {
+    const config = loadConfig({ PORT: '9090', HOST: '127.0.0.1', GREENHOUSE_DATA_DIR: '/tmp/x', GREENHOUSE_HARDWARE: 'raspberry-pi' });
+    expect(config).toMatchObject({ port: 9090, host: '127.0.0.1', dataDir: '/tmp/x', hardware: 'raspberry-pi', demo: false });
+    expect(loadConfig({ GREENHOUSE_HARDWARE: 'raspberry-pi', GREENHOUSE_DEMO: '1' }).demo).toBe(true);
+    expect(loadConfig({ GREENHOUSE_DEMO: '0' }).demo).toBe(false);
+  });
+
+  it('names the key and the environment variable of a bad value', () => {
+    expect(problemsOf(() => loadConfig({ PORT: 'eighty' }))).toEqual([expect.stringMatching(/^port \(PORT\): must be integer, got "eighty"/)]);
+    expect(problemsOf(() => loadConfig({ GREENHOUSE_HARDWARE: 'arduino' }))[0]).toMatch(/^hardware \(GREENHOUSE_HARDWARE\)/);
+    expect(problemsOf(() => loadConfig({ GREENHOUSE_DEMO: 'maybe' }))[0]).toMatch(/^demo \(GREENHOUSE_DEMO\)/);
+  });
+
+  it('reads the JSON config file and reports every problem in it at once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ sensors: { dht11: { pin: 40 }, hcsr04: { triggerPin: 23, echoPin: 24, tankDepthCm: 1 } }, simulator: { timeScale: 0 } }));
+    const problems = problemsOf(() => loadConfig({ GREENHOUSE_CONFIG: file }));
+    expect(problems.some((p) => p.startsWith('sensors.dht11.pin'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('sensors.hcsr04.tankDepthCm'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('simulator.timeScale'))).toBe(true);
+  });
+
+  it('refuses an unreadable config file with its path', () => {
+    expect(problemsOf(() => loadConfig({ GREENHOUSE_CONFIG: '/nonexistent/config.json' }))[0]).toMatch(/GREENHOUSE_CONFIG \(\/nonexistent\/config.json\)/);
+  });
+
+  it('refuses outputs sharing a pin or a device id', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({
+      outputs: [
+        { outputId: 'a', kind: 'relay', pin: 17, device: { deviceId: 'p', deviceName: 'P', deviceType: 'WATER_PUMP', powerW: 1 } },
+        { outputId: 'b', kind: 'relay', pin: 17, device: { deviceId: 'p', deviceName: 'Q', deviceType: 'FAN', powerW: 1 } },
+      ],
+    }));
+    const problems = problemsOf(() => loadConfig({ GREENHOUSE_CONFIG: file }));
+    expect(problems).toContain('outputs.1.pin: 17 is already used by outputs.0');
+    expect(problems).toContain('outputs.1.device.deviceId: "p" is already used by outputs.0');
+  });
+});

@@ -1,0 +1,72 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { RealtimeHub } from '../../../server/realtime/hub.ts';
+import type { UserRow } from '../../../server/auth/users-repo.ts';
+
+/** Stands in for a `ws` socket: records what is sent and whether it was terminated. */
+class FakeSocket extends EventEmitter {
+  readonly OPEN = 1;
+  readyState = 1;
+  bufferedAmount = 0;
+  sent: string[] = [];
+  terminated = false;
+  closedWith: number | null = null;
+  send(message: string) {
+    this.sent.push(message);
+  }
+  ping() {}
+  terminate() {
+    this.terminated = true;
+    this.readyState = 3;
+  }
+  close(code: number) {
+    this.closedWith = code;
+    this.readyState = 3;
+  }
+}
+
+const account = { id: 1, username: 'u', role: 'operator', tokenVersion: 0 } as UserRow;
+
+function makeHub() {
+  return new RealtimeHub({
+    verifyToken: (token) => (token === 'good' ? { account, expiresAtMs: Date.now() + 60_000 } : null),
+    reloadAccount: (a) => a,
+    toPublicUser: () => ({ username: 'u' }) as never,
+    resolveGreenhouse: (id) => (id === 'gh' ? 'gh' : null),
+    logger: { warn() {}, error() {} },
+    options: { maxBufferedBytes: 1000 },
+  });
+}
+
+describe('RealtimeHub', () => {
+  it('drops a slow client instead of buffering without bound', () => {
+    const hub = makeHub();
+    const slow = new FakeSocket();
+    const fast = new FakeSocket();
+    hub.accept(slow as never, 'good');
+    hub.accept(fast as never, 'good');
+    slow.emit('message', Buffer.from(JSON.stringify({ event: 'join-greenhouse', data: 'gh' })), false);
+    fast.emit('message', Buffer.from(JSON.stringify({ event: 'join-greenhouse', data: 'gh' })), false);
+    slow.bufferedAmount = 5000;
+    hub.broadcast('gh', 'deviceRemoved', { greenhouseId: 'gh', deviceId: 'x' });
+    expect(slow.terminated).toBe(true);
+    expect(fast.sent.some((m) => m.includes('deviceRemoved'))).toBe(true);
+    expect(hub.clientCount).toBe(1);
+    hub.stop();
+  });
+
+  it('hands commands to their handler and reports HttpErrors as error events', async () => {
+    const hub = makeHub();
+    const socket = new FakeSocket();
+    hub.accept(socket as never, 'good');
+    const { HttpError } = await import('../../../server/http/errors.ts');
+    hub.onClientEvent('device-control', () => {
+      throw new HttpError(409, 'Maintenance mode');
+    });
+    socket.emit('message', Buffer.from(JSON.stringify({ event: 'device-control', data: { deviceId: 'a' } })), false);
+    await new Promise((r) => setImmediate(r));
+    const last = JSON.parse(socket.sent.at(-1)!);
+    expect(last).toEqual({ event: 'error', data: { event: 'device-control', status: 409, message: 'Maintenance mode' } });
+    hub.stop();
+  });
+});
