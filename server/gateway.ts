@@ -19,6 +19,8 @@ import { makeGreenhouseResolver } from './http/greenhouse.ts';
 import { bridgeBusToHub } from './realtime/bridge.ts';
 import { RealtimeHub, type HubOptions } from './realtime/hub.ts';
 import { SettingsService } from './settings/settings-service.ts';
+import { analyticsRoutes } from './analytics/routes.ts';
+import { DataLifecycle } from './lifecycle/data-lifecycle.ts';
 
 export interface GatewayOptions {
   /** Environment variables to read (default: none, so tests are not affected by the shell's). */
@@ -40,6 +42,8 @@ export interface Gateway {
   database: OpenedDatabase;
   users: UsersRepo;
   settings: SettingsService;
+  /** Retention pruning and automatic backups (pruneNow/backupNow/idle for tests and tools). */
+  lifecycle: DataLifecycle;
   hub: RealtimeHub;
   /** http://host:port once started. */
   url: string;
@@ -101,6 +105,18 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   });
 
   const features: Feature[] = [];
+  const lifecycle = new DataLifecycle({
+    sqlite: database.sqlite,
+    dataDir: config.dataDir,
+    settings,
+    bus,
+    clock,
+    logger: { info: (obj, msg) => app?.log.info(obj, msg), error: (obj, msg) => app?.log.error(obj, msg) },
+  });
+  features.push(lifecycle, {
+    name: 'analytics',
+    routes: [{ prefix: '/analytics', plugin: analyticsRoutes, options: { dbPath: database.path, now } }],
+  });
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   app = await buildApp({
@@ -126,6 +142,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     database,
     users,
     settings,
+    lifecycle,
     hub,
     url: '',
     async start() {
