@@ -5,7 +5,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { PublicUser, Role, Session } from '../../../server/contract/user.ts';
-import { api, errorMessage, type Envelope } from '../api/client.ts';
+import { api, ApiError, errorMessage, type Envelope } from '../api/client.ts';
 import { clearSession, getStoredUser, getToken, onUnauthorized, saveSession, saveUser } from '../api/session-store.ts';
 import { toast } from '../components/toast/index.ts';
 
@@ -80,6 +80,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       .catch((err) => {
         if (cancelled) return;
         console.error('Profile check failed:', err);
+        // No answer at all (gateway restarting, page unloading mid-request) proves nothing about the
+        // token: keep the stored session rather than sign the user out. Any answer that refuses it
+        // (spec section 4: a failed profile check) clears it.
+        const stored = getStoredUser();
+        if (err instanceof ApiError && err.status === 0 && stored) {
+          setUser(stored);
+          setStatus('signedIn');
+          return;
+        }
         dropSession();
       });
     return () => {

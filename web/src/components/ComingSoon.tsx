@@ -1,9 +1,9 @@
 // Placeholder for screens and widgets not built yet: says so plainly, never shows made-up data.
-export function ComingSoon({ title, level = 2 }: { title: string; level?: 2 | 3 }) {
-  const Heading = level === 2 ? 'h2' : 'h3';
+// With a title it renders as a widget card (h3); without, as the body of a titled screen.
+export function ComingSoon({ title }: { title?: string }) {
   return (
     <section className="card placeholder">
-      <Heading>{title}</Heading>
+      {title && <h3>{title}</h3>}
       <p className="muted">Coming soon</p>
     </section>
   );

@@ -6,7 +6,7 @@ export function AlertsScreen() {
   return (
     <div className="screen">
       <h1 className="screen-title">Alert System</h1>
-      <ComingSoon title="Alert System" />
+      <ComingSoon />
     </div>
   );
 }

@@ -6,7 +6,7 @@ export function AnalyticsScreen() {
   return (
     <div className="screen">
       <h1 className="screen-title">Analytics Dashboard</h1>
-      <ComingSoon title="Analytics Dashboard" />
+      <ComingSoon />
     </div>
   );
 }

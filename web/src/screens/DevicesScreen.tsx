@@ -6,7 +6,7 @@ export function DevicesScreen() {
   return (
     <div className="screen">
       <h1 className="screen-title">Device Control</h1>
-      <ComingSoon title="Device Control" />
+      <ComingSoon />
     </div>
   );
 }

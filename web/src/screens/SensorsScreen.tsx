@@ -6,7 +6,7 @@ export function SensorsScreen() {
   return (
     <div className="screen">
       <h1 className="screen-title">Sensor Monitoring</h1>
-      <ComingSoon title="Sensor Monitoring" />
+      <ComingSoon />
     </div>
   );
 }

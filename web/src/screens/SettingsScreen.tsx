@@ -6,7 +6,7 @@ export function SettingsScreen() {
   return (
     <div className="screen">
       <h1 className="screen-title">Settings</h1>
-      <ComingSoon title="Settings" />
+      <ComingSoon />
     </div>
   );
 }

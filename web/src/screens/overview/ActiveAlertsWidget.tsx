@@ -3,5 +3,5 @@
 import { ComingSoon } from '../../components/ComingSoon.tsx';
 
 export function ActiveAlertsWidget() {
-  return <ComingSoon title="Active Alerts" level={3} />;
+  return <ComingSoon title="Active Alerts" />;
 }

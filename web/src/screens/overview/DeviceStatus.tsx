@@ -3,5 +3,5 @@
 import { ComingSoon } from '../../components/ComingSoon.tsx';
 
 export function DeviceStatus() {
-  return <ComingSoon title="Device Status" level={3} />;
+  return <ComingSoon title="Device Status" />;
 }

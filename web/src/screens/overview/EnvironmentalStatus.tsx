@@ -3,5 +3,5 @@
 import { ComingSoon } from '../../components/ComingSoon.tsx';
 
 export function EnvironmentalStatus() {
-  return <ComingSoon title="Environmental Status" level={3} />;
+  return <ComingSoon title="Environmental Status" />;
 }

@@ -3,5 +3,5 @@
 import { ComingSoon } from '../../components/ComingSoon.tsx';
 
 export function SensorOverview() {
-  return <ComingSoon title="Sensor Overview" level={3} />;
+  return <ComingSoon title="Sensor Overview" />;
 }

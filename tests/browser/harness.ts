@@ -1,0 +1,116 @@
+// Browser-test harness: the real gateway in-process (real HTTP, SQLite, websocket) serving the BUILT
+// dashboard from web/dist, driven by Debian's Chromium through playwright-core.
+// `npm test` builds first; run `npm run build` before running these files alone.
+// Each test file starts one gateway and one browser in beforeAll (two cores: keep it cheap) and opens
+// a fresh browser context per test, so localStorage never leaks between tests.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createGateway, type Gateway } from '../../server/gateway.ts';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const WEB_DIST = join(REPO_ROOT, 'web', 'dist');
+
+export interface BrowserGateway {
+  gateway: Gateway;
+  /** http://127.0.0.1:<port> */
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface GatewayForBrowserOptions {
+  /** Seed the demo admin and show its hint on the login screen (GREENHOUSE_DEMO). Default off. */
+  demo?: boolean;
+}
+
+export async function startGatewayForBrowser(options: GatewayForBrowserOptions = {}): Promise<BrowserGateway> {
+  if (!existsSync(join(WEB_DIST, 'index.html'))) {
+    throw new Error('web/dist is missing: run `npm run build` before the browser tests (npm test does).');
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'greenhouse-browser-'));
+  const gateway = await createGateway({
+    env: {},
+    overrides: { dataDir, port: 0, host: '127.0.0.1', demo: options.demo ?? false },
+    webRoot: WEB_DIST,
+  });
+  await gateway.start();
+  return {
+    gateway,
+    url: gateway.url,
+    async stop() {
+      await gateway.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Flags from design.md "Toolchain facts": root needs --no-sandbox; the rest keep Chromium off the network. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** A fresh context (empty localStorage) and page, phone-sized when asked. */
+export async function newPage(browser: Browser, baseURL: string, options: { phone?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: options.phone ? { width: 390, height: 844 } : { width: 1280, height: 800 },
+    hasTouch: options.phone ?? false,
+  });
+  // Fail a step within 10 s with the locator named, rather than hitting the 30 s test timeout.
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  // Surface page errors in the test output: a React crash otherwise looks like a missing element.
+  page.on('pageerror', (err) => console.error('[page error]', err.message));
+  return { context, page };
+}
+
+export interface Credentials {
+  username: string;
+  password: string;
+  email?: string;
+  role?: 'operator' | 'admin' | 'viewer';
+}
+
+/** Sign up through the login screen's sign-up form and wait for the dashboard. */
+export async function signUpViaUi(page: Page, user: Credentials): Promise<void> {
+  await page.goto('/login');
+  await page.getByRole('button', { name: "Don't have an account? Sign up" }).click();
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Email').fill(user.email ?? `${user.username}@example.test`);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByLabel('Role').selectOption(user.role ?? 'operator');
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+/** Sign in through the login screen and wait for the dashboard. */
+export async function signInViaUi(page: Page, user: Credentials): Promise<void> {
+  await page.goto('/login');
+  await fillSignIn(page, user);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+export async function fillSignIn(page: Page, user: Credentials): Promise<void> {
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+}
+
+/** The visible toast texts (top-right). */
+export function toasts(page: Page) {
+  return page.getByTestId('toast');
+}

@@ -1,0 +1,98 @@
+// The realtime link's failure paths, driven through Playwright's websocket routing: the page talks to
+// the real gateway through a proxy that the test can cut, refuse, or inject server messages into.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
+import { launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, toasts, type BrowserGateway } from './harness.ts';
+
+const user = { username: 'sower', password: 'peppers-2026' };
+
+describe('realtime link', () => {
+  let server: BrowserGateway;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  async function freshPage(): Promise<Page> {
+    const { context, page } = await newPage(browser, server.url);
+    contexts.push(context);
+    return page;
+  }
+
+  const indicator = (page: Page, text: 'Connected' | 'Disconnected') =>
+    page.getByTestId('connection-status').getByText(text, { exact: true });
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
+    const page = await freshPage();
+    await signUpViaUi(page, user);
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("toasts 'Connection lost: {reason}' when an established link drops, then reconnects", async () => {
+    const page = await freshPage();
+    const sockets: WebSocketRoute[] = [];
+    await page.routeWebSocket('**/ws', (ws) => {
+      ws.connectToServer();
+      sockets.push(ws);
+    });
+    await signInViaUi(page, user);
+    await indicator(page, 'Connected').waitFor();
+
+    await sockets[0]!.close({ code: 1012, reason: 'gateway restarting' });
+    await toasts(page).filter({ hasText: 'Connection lost: gateway restarting' }).waitFor();
+    await indicator(page, 'Disconnected').waitFor();
+    await page.getByText('System Disconnected').waitFor();
+    await page.getByText('Check your connection').waitFor();
+
+    // Reconnection delay is 2 s (spec section 9).
+    await indicator(page, 'Connected').waitFor();
+    expect(sockets.length).toBe(2);
+  });
+
+  it("toasts 'Connection failed: {reason}' when the link cannot be made", async () => {
+    const page = await freshPage();
+    await page.routeWebSocket('**/ws', (ws) => ws.close({ code: 1011, reason: 'hub unavailable' }));
+    await signInViaUi(page, user);
+    await toasts(page).filter({ hasText: 'Connection failed: hub unavailable' }).waitFor();
+    await indicator(page, 'Disconnected').waitFor();
+  });
+
+  it('treats close code 4401 as signed out', async () => {
+    const page = await freshPage();
+    await page.routeWebSocket('**/ws', (ws) => ws.close({ code: 4401, reason: 'Unauthorized' }));
+    await signInViaUi(page, user);
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  });
+
+  it('does not toast a lost connection on logout', async () => {
+    const page = await freshPage();
+    await signInViaUi(page, user);
+    await indicator(page, 'Connected').waitFor();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await toasts(page).filter({ hasText: 'Logged out successfully' }).waitFor();
+    await page.waitForTimeout(300);
+    expect(await toasts(page).filter({ hasText: 'Connection lost' }).count()).toBe(0);
+  });
+
+  it('refetches devices and alerts when their realtime events arrive', async () => {
+    const page = await freshPage();
+    let socket: WebSocketRoute | null = null;
+    await page.routeWebSocket('**/ws', (ws) => {
+      ws.connectToServer();
+      socket = ws;
+    });
+    await signInViaUi(page, user);
+    await indicator(page, 'Connected').waitFor();
+
+    const devicesFetch = page.waitForRequest((r) => r.url().includes('/api/devices/greenhouse-001'));
+    const alertsFetch = page.waitForRequest((r) => r.url().includes('/api/alerts/active/greenhouse-001'));
+    socket!.send(JSON.stringify({ event: 'deviceRemoved', data: { greenhouseId: 'greenhouse-001', deviceId: 'fan-1' } }));
+    socket!.send(JSON.stringify({ event: 'alertResolved', data: { _id: 'a1' } }));
+    await Promise.all([devicesFetch, alertsFetch]);
+  });
+});
