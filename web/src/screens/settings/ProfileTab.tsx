@@ -1,0 +1,53 @@
+// Profile tab: username and role read-only, email editable, last login.
+import { useState, type FormEvent } from 'react';
+import type { PublicUser } from '../../../../server/contract/user.ts';
+import { api, errorMessage } from '../../api/client.ts';
+import { useAuth } from '../../auth/AuthProvider.tsx';
+import { toast } from '../../components/toast/index.ts';
+import { formatTimestamp } from '../../format.ts';
+
+export function ProfileTab({ user }: { user: PublicUser }) {
+  const { updateUser } = useAuth();
+  const [email, setEmail] = useState(user.email);
+  const [busy, setBusy] = useState(false);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      updateUser(await api.put<PublicUser>('/api/auth/profile', { email }));
+      toast.success('Profile updated successfully');
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to update profile'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="form" onSubmit={save}>
+      <label className="field">
+        Username
+        <input value={user.username} readOnly />
+        <span className="field-hint">Username cannot be changed</span>
+      </label>
+      <label className="field">
+        Email
+        <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+      </label>
+      <label className="field">
+        Role
+        <input value={user.role} readOnly />
+      </label>
+      <label className="field">
+        Last Login
+        <input value={user.lastLogin ? formatTimestamp(user.lastLogin) : 'Never'} readOnly />
+      </label>
+      <div className="settings-actions">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          Save Changes
+        </button>
+      </div>
+    </form>
+  );
+}
