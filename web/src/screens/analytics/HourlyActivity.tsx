@@ -1,0 +1,46 @@
+// Hourly Sensor Activity: reading counts per hour of day (0-23) as SVG bars.
+import type { HourlyBucket } from '../../api/analytics.ts';
+
+const WIDTH = 480;
+const HEIGHT = 160;
+
+export function countsByHour(buckets: readonly HourlyBucket[]): number[] {
+  const counts = Array.from({ length: 24 }, () => 0);
+  for (const b of buckets) {
+    const hour = b.hour ?? b._id;
+    if (typeof hour === 'number' && hour >= 0 && hour < 24 && typeof b.count === 'number') counts[hour] = (counts[hour] ?? 0) + b.count;
+  }
+  return counts;
+}
+
+export function HourlyActivity({ buckets }: { buckets: readonly HourlyBucket[] }) {
+  const counts = countsByHour(buckets);
+  const max = Math.max(...counts);
+  const barWidth = WIDTH / 24;
+  return (
+    <section className="card">
+      <h2 className="card-header">Hourly Sensor Activity</h2>
+      {max === 0 ? (
+        <p className="empty-state">No activity data available</p>
+      ) : (
+        <svg className="analytics-bars" viewBox={`0 0 ${WIDTH} ${HEIGHT + 16}`} role="img" aria-label="Readings per hour of day">
+          {counts.map((count, hour) => {
+            const h = (count / max) * HEIGHT;
+            return (
+              <g key={hour}>
+                <rect x={hour * barWidth + 2} y={HEIGHT - h} width={barWidth - 4} height={h} data-hour={hour} data-count={count}>
+                  <title>{`${hour}:00 — ${count} readings`}</title>
+                </rect>
+                {hour % 3 === 0 && (
+                  <text x={hour * barWidth + barWidth / 2} y={HEIGHT + 13} textAnchor="middle">
+                    {hour}
+                  </text>
+                )}
+              </g>
+            );
+          })}
+        </svg>
+      )}
+    </section>
+  );
+}
