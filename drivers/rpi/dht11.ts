@@ -1,0 +1,55 @@
+import type { Clock } from '../clock.ts';
+import { delay, SerialQueue } from '../delay.ts';
+import { SensorReadError, type ClimateReading, type ClimateSensor } from '../types.ts';
+import { DHT11_MIN_INTERVAL_MS, isPossiblyCached, validateDht11 } from './dht11-convert.ts';
+import type { DhtModule } from './native.ts';
+
+const DHT11_TYPE = 11;
+
+/** DHT11 through node-dht-sensor. One native call at a time, at least a second apart. */
+export class Dht11Sensor implements ClimateSensor {
+  readonly #dht: DhtModule;
+  readonly #pin: number;
+  readonly #clock: Clock;
+  readonly #queue = new SerialQueue();
+  #lastCallMs: number | null = null;
+  #lastFresh: { atMs: number; reading: ClimateReading } | null = null;
+
+  constructor(deps: { dht: DhtModule; pin: number; clock: Clock }) {
+    if (!Number.isInteger(deps.pin) || deps.pin < 0 || deps.pin > 27) throw new RangeError(`DHT11 pin must be BCM 0-27, got ${deps.pin}`);
+    this.#dht = deps.dht;
+    this.#pin = deps.pin;
+    this.#clock = deps.clock;
+  }
+
+  /** The last fresh reading, for the HC-SR04's speed-of-sound compensation. */
+  get lastReading(): ClimateReading | null {
+    return this.#lastFresh?.reading ?? null;
+  }
+
+  read(): Promise<ClimateReading> {
+    return this.#queue.run(() => this.#readOnce());
+  }
+
+  async #readOnce(): Promise<ClimateReading> {
+    if (this.#lastCallMs !== null) {
+      const waitMs = this.#lastCallMs + DHT11_MIN_INTERVAL_MS - this.#clock.now();
+      if (waitMs > 0) await delay(this.#clock, waitMs);
+    }
+    this.#lastCallMs = this.#clock.now();
+    const raw = await new Promise<{ temperature: number; humidity: number }>((resolve, reject) => {
+      this.#dht.read(DHT11_TYPE, this.#pin, (err, temperature, humidity) => {
+        if (err) reject(new SensorReadError('climate', `DHT11 on GPIO ${this.#pin}: ${err.message}`));
+        else resolve({ temperature, humidity });
+      });
+    });
+    const reading = validateDht11(raw.temperature, raw.humidity);
+    const nowMs = this.#clock.now();
+    // node-dht-sensor answers its cache of the last good frame as a success for 3 s.
+    if (isPossiblyCached(this.#lastFresh, nowMs, reading)) {
+      throw new SensorReadError('climate', 'no fresh reading (node-dht-sensor repeated its cached value)');
+    }
+    this.#lastFresh = { atMs: nowMs, reading };
+    return reading;
+  }
+}

@@ -1,0 +1,184 @@
+import type { Clock } from '../clock.ts';
+import { noLog, type Log, type OutputOptions, type SensorsOptions } from '../options.ts';
+import type { DriverStatus, Hardware, SwitchOutput } from '../types.ts';
+import { Ads1115, AdsLightSensor, AdsSoilSensor } from './ads1115.ts';
+import { isRaspberryPi5, readBoardModel } from './board.ts';
+import { Dht11Sensor } from './dht11.ts';
+import { lookUpGpioBase } from './gpio-base.ts';
+import { Hcsr04Sensor } from './hcsr04.ts';
+import { importNative, type Ads1x15Constructor, type DhtModule, type OnoffModule, type PigpioModule } from './native.ts';
+import { RelayOutput } from './relay.ts';
+import { ServoOutput } from './servo.ts';
+
+/** Everything that touches the machine, injectable so tests run on fakes of the native packages. */
+export interface RaspberryPiDeps {
+  loadOnoff(): Promise<OnoffModule>;
+  loadPigpio(): Promise<PigpioModule>;
+  loadDht(): Promise<DhtModule>;
+  loadAds1x15(): Promise<Ads1x15Constructor>;
+  readBoardModel(): Promise<string | null>;
+  /** /sys/class/gpio, or a temp dir in tests. */
+  gpioSysfsRoot: string;
+}
+
+export const realDeps: RaspberryPiDeps = {
+  loadOnoff: () => importNative<OnoffModule>('onoff'),
+  loadPigpio: () => importNative<PigpioModule>('pigpio'),
+  loadDht: () => importNative<DhtModule>('node-dht-sensor'),
+  loadAds1x15: () => importNative<Ads1x15Constructor>('ads1x15'),
+  readBoardModel: () => readBoardModel(),
+  gpioSysfsRoot: '/sys/class/gpio',
+};
+
+export interface RaspberryPiHardwareOptions {
+  clock: Clock;
+  sensors: SensorsOptions;
+  outputs: ReadonlyArray<OutputOptions>;
+  log?: Log;
+}
+
+const PI5_REASON = 'Raspberry Pi 5: the pigpio C library and node-dht-sensor (bcm2835) cannot drive its RP1 GPIO chip';
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Opens every driver it can. Outputs come first and are driven to their safe state before any sensor
+ * is touched (active-low boards must not click on at start). A package that fails to load, or a board
+ * it cannot drive, leaves that driver null and says why in status(); the rest still runs.
+ */
+export async function createRaspberryPiHardware(
+  options: RaspberryPiHardwareOptions,
+  deps: RaspberryPiDeps = realDeps,
+): Promise<Hardware> {
+  const log = options.log ?? noLog;
+  const statuses: DriverStatus[] = [];
+  const ok = (name: string) => statuses.push({ name, available: true, reason: null });
+  const unavailable = (name: string, reason: string) => {
+    statuses.push({ name, available: false, reason });
+    log('warn', `driver ${name} unavailable: ${reason}`);
+  };
+
+  const model = await deps.readBoardModel();
+  const pi5 = isRaspberryPi5(model);
+  log('info', 'board detected', { model });
+
+  // --- relays: onoff with the sysfs numbers offset by the SoC chip's base ---
+  const outputs = new Map<string, SwitchOutput>();
+  const relays: RelayOutput[] = [];
+  const relayOptions = options.outputs.filter((o) => o.kind === 'relay');
+  if (relayOptions.length > 0) {
+    try {
+      const onoff = await deps.loadOnoff();
+      const gpioBase = await lookUpGpioBase(deps.gpioSysfsRoot);
+      for (const o of relayOptions) {
+        try {
+          const relay = new RelayOutput({ onoff, outputId: o.outputId, pin: o.pin, activeLow: o.activeLow, gpioBase });
+          relays.push(relay);
+          outputs.set(o.outputId, relay);
+        } catch (err) {
+          unavailable(`output:${o.outputId}`, `GPIO ${o.pin}: ${message(err)}`);
+        }
+      }
+      ok('relays');
+    } catch (err) {
+      unavailable('relays', `onoff: ${message(err)}`);
+    }
+  }
+
+  // --- pigpio: servo and HC-SR04; never even loaded on a Pi 5 ---
+  let pigpio: PigpioModule | null = null;
+  if (pi5) unavailable('pigpio', PI5_REASON);
+  else {
+    try {
+      pigpio = await deps.loadPigpio();
+    } catch (err) {
+      unavailable('pigpio', message(err));
+    }
+  }
+  const servoOptions = options.outputs.filter((o) => o.kind === 'servo');
+  if (servoOptions.length > 0) {
+    if (!pigpio) unavailable('servo', 'needs pigpio, which is unavailable');
+    else {
+      for (const o of servoOptions) {
+        try {
+          outputs.set(o.outputId, new ServoOutput({ pigpio, outputId: o.outputId, pin: o.pin, openPulseUs: o.openPulseUs, closedPulseUs: o.closedPulseUs }));
+        } catch (err) {
+          unavailable(`output:${o.outputId}`, `GPIO ${o.pin}: ${message(err)}`);
+        }
+      }
+      ok('servo');
+    }
+  }
+
+  async function safeState(): Promise<void> {
+    const failures: string[] = [];
+    for (const output of outputs.values()) {
+      try {
+        await output.set(false);
+      } catch (err) {
+        failures.push(`${output.outputId}: ${message(err)}`);
+      }
+    }
+    if (failures.length) throw new Error(`could not drive outputs to their safe state: ${failures.join('; ')}`);
+  }
+  await safeState();
+
+  // --- sensors ---
+  let climate: Dht11Sensor | null = null;
+  if (pi5) unavailable('dht11', PI5_REASON);
+  else {
+    try {
+      climate = new Dht11Sensor({ dht: await deps.loadDht(), pin: options.sensors.dht11.pin, clock: options.clock });
+      ok('dht11');
+    } catch (err) {
+      unavailable('dht11', `node-dht-sensor: ${message(err)}`);
+    }
+  }
+
+  let adc: Ads1115 | null = null;
+  let light: AdsLightSensor | null = null;
+  let soil: AdsSoilSensor | null = null;
+  const ads = options.sensors.ads1115;
+  try {
+    adc = await Ads1115.open({ Ads1x15: await deps.loadAds1x15(), bus: ads.bus, address: ads.address });
+    light = new AdsLightSensor({ adc, channel: ads.ldrChannel, curve: ads.lightCurve });
+    soil = new AdsSoilSensor({ adc, channel: ads.soilChannel, calibration: { dryRaw: ads.soilDryRaw, wetRaw: ads.soilWetRaw } });
+    ok('ads1115');
+  } catch (err) {
+    unavailable('ads1115', `ads1x15/i2c-bus: ${message(err)}`);
+  }
+
+  let waterLevel: Hcsr04Sensor | null = null;
+  if (!pigpio) unavailable('hcsr04', 'needs pigpio, which is unavailable');
+  else {
+    try {
+      const { triggerPin, echoPin, tankDepthCm } = options.sensors.hcsr04;
+      const dht = climate;
+      waterLevel = new Hcsr04Sensor({
+        pigpio, triggerPin, echoPin, tankDepthCm, clock: options.clock,
+        airTemperatureC: () => dht?.lastReading?.temperatureC ?? null,
+      });
+      ok('hcsr04');
+    } catch (err) {
+      unavailable('hcsr04', message(err));
+    }
+  }
+
+  return {
+    climate,
+    light,
+    soil,
+    waterLevel,
+    outputs,
+    status: () => statuses.map((s) => ({ ...s })),
+    safeState,
+    async close() {
+      await safeState().catch((err) => log('error', message(err)));
+      for (const relay of relays) relay.close();
+      await adc?.close().catch((err) => log('warn', `closing the I2C bus: ${message(err)}`));
+      pigpio?.terminate?.();
+    },
+  };
+}

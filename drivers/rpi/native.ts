@@ -1,0 +1,50 @@
+/*
+ * The slices of the native packages the drivers use, typed here (node-dht-sensor and ads1x15 ship no
+ * types) so tests can hand in fakes of exactly this shape. Loaded only in raspberry-pi mode.
+ */
+
+export interface DhtModule {
+  read(type: 11 | 22, pin: number, callback: (err: Error | null, temperature: number, humidity: number) => void): void;
+}
+
+export type OnoffDirection = 'in' | 'out' | 'high' | 'low';
+export interface OnoffGpio {
+  write(value: 0 | 1): Promise<void>;
+  unexport(): void;
+}
+export interface OnoffModule {
+  Gpio: new (gpio: number, direction: OnoffDirection) => OnoffGpio;
+}
+
+export interface PigpioGpio {
+  digitalWrite(level: 0 | 1): unknown;
+  trigger(pulseLenUs: number, level: 0 | 1): unknown;
+  servoWrite(pulseWidthUs: number): unknown;
+  on(event: 'alert', listener: (level: 0 | 1, tick: number) => void): unknown;
+  removeListener(event: 'alert', listener: (level: 0 | 1, tick: number) => void): unknown;
+}
+export interface PigpioModule {
+  Gpio: {
+    new (gpio: number, options: { mode: number; alert?: boolean }): PigpioGpio;
+    readonly INPUT: number;
+    readonly OUTPUT: number;
+  };
+  terminate?(): void;
+}
+
+export interface Ads1x15Device {
+  openBus(busNumber: number): Promise<unknown>;
+  /** Millivolts; the string "ADC is busy..." when a conversion is already running. */
+  readSingleEnded(opts: { channel: number; pga: number; sps: number }): Promise<number | string>;
+  i2c: { close(): Promise<void> } | null;
+}
+export type Ads1x15Constructor = new (ic: number, address: number) => Ads1x15Device;
+
+/** ads1x15's chip id for the ADS1115 (its IC_ADS1115). */
+export const IC_ADS1115 = 1;
+
+/** CommonJS packages arrive under `default` when imported from ESM. */
+export async function importNative<T>(name: string): Promise<T> {
+  const mod = (await import(name)) as { default?: T } & T;
+  return (mod.default ?? mod) as T;
+}

@@ -1,0 +1,68 @@
+/**
+ * What the rest of the gateway sees of the hardware. The server codes against these interfaces only;
+ * the real drivers (drivers/rpi) and the simulator (drivers/simulator) both implement them.
+ */
+
+export interface ClimateReading {
+  temperatureC: number;
+  humidityPct: number;
+}
+
+/** DHT11. Throws SensorReadError on failure (it fails often: callers retry with back-off). */
+export interface ClimateSensor {
+  read(): Promise<ClimateReading>;
+}
+
+/** LDR via ADS1115. */
+export interface LightSensor {
+  readLux(): Promise<number>;
+}
+
+/** Capacitive probe via ADS1115, 0-100. */
+export interface SoilMoistureSensor {
+  readPercent(): Promise<number>;
+}
+
+/** HC-SR04 over the tank: depth - distance. */
+export interface WaterLevelSensor {
+  readLevelCm(): Promise<number>;
+}
+
+export interface SwitchOutput {
+  readonly outputId: string;
+  readonly kind: 'relay' | 'servo';
+  /** relay: on=energised; servo: on=open. Resolves once the hardware has been told. */
+  set(on: boolean): Promise<void>;
+}
+
+export interface DriverStatus {
+  name: string;
+  available: boolean;
+  reason: string | null;
+}
+
+export interface Hardware {
+  climate: ClimateSensor | null;
+  light: LightSensor | null;
+  soil: SoilMoistureSensor | null;
+  waterLevel: WaterLevelSensor | null;
+  /** By outputId, every configured output that could be opened. */
+  outputs: Map<string, SwitchOutput>;
+  /** Which drivers are unavailable and why (e.g. Pi 5: pigpio/node-dht-sensor). */
+  status(): DriverStatus[];
+  /** Drives every output to its safe state (relays off, window closed). Called first thing at start and on shutdown. */
+  safeState(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type SensorName = 'climate' | 'light' | 'soil' | 'waterLevel';
+
+export class SensorReadError extends Error {
+  constructor(
+    readonly sensor: string,
+    message: string,
+  ) {
+    super(`${sensor}: ${message}`);
+    this.name = 'SensorReadError';
+  }
+}
