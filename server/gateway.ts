@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { SystemClock, type Clock } from '../drivers/clock.ts';
+import { ScaledClock, SystemClock, type Clock } from '../drivers/clock.ts';
+import { createHardware, type Hardware, type SimulatorHardware } from '../drivers/index.ts';
 import { buildApp } from './app.ts';
 import { accountFromClaims } from './auth/guard.ts';
 import { loadOrCreateJwtSecret } from './auth/jwt-secret.ts';
@@ -28,6 +29,8 @@ export interface GatewayOptions {
   /** Config values that win over the environment and the config file. */
   overrides?: Partial<Config>;
   clock?: Clock;
+  /** Hardware to use instead of building it from config (tests inject fakes here). */
+  hardware?: Hardware;
   logger?: FastifyServerOptions['logger'];
   hubOptions?: Partial<HubOptions>;
   /** Folder of the built dashboard; default web/dist when it exists. */
@@ -38,6 +41,8 @@ export interface Gateway {
   config: ResolvedConfig;
   app: FastifyInstance;
   clock: Clock;
+  /** The sensors and outputs; `simulator` is set in simulator mode (fault injection, true state). */
+  hardware: Hardware & { simulator?: SimulatorHardware['simulator'] };
   bus: EventBus;
   database: OpenedDatabase;
   users: UsersRepo;
@@ -63,9 +68,21 @@ export const DEMO_ACCOUNT = { username: 'admin', password: 'greenhouse' } as con
  */
 export async function createGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const config = loadConfig(options.env ?? {}, options.overrides);
-  const clock = options.clock ?? new SystemClock();
+  const clock = options.clock ?? clockFor(config);
   const now = () => clock.now();
   const logger = options.logger ?? false;
+
+  // Outputs go to their safe state before anything else happens (an active-low relay board may have
+  // clicked on at boot): createHardware resolves only once every relay is off and the window closed.
+  const hardware = options.hardware ?? (await createHardware({
+    mode: config.hardware,
+    clock,
+    sensors: config.sensors,
+    outputs: config.outputs,
+    simulator: config.simulator,
+    log: (level, msg, obj) => console[level === 'debug' ? 'log' : level](`[drivers] ${msg}`, obj ?? ''),
+  }));
+  if (options.hardware) await hardware.safeState();
 
   const database = openDatabase(config.dataDir);
   const jwtSecret = loadOrCreateJwtSecret(config.dataDir);
@@ -138,6 +155,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     config,
     app,
     clock,
+    hardware,
     bus,
     database,
     users,
@@ -159,9 +177,19 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       hub.stop();
       for (const feature of [...features].reverse()) await feature.stop?.();
       unbridge?.();
+      // Outputs safe first: a slow HTTP close must not leave a pump running.
+      await hardware.safeState();
       await app!.close();
+      await hardware.close();
       database.close();
     },
   };
   return gateway;
+}
+
+/** Simulator mode may run faster than real time, from a chosen start (demos, soak tests). */
+function clockFor(config: ResolvedConfig): Clock {
+  const { timeScale, startAt } = config.simulator;
+  if (config.hardware !== 'simulator' || (timeScale === 1 && startAt === undefined)) return new SystemClock();
+  return new ScaledClock(startAt ? Date.parse(startAt) : Date.now(), timeScale);
 }

@@ -30,6 +30,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await gateway.start();
+  for (const driver of gateway.hardware.status()) {
+    if (!driver.available) gateway.app.log.warn({ driver: driver.name, reason: driver.reason }, `driver unavailable: ${driver.name}`);
+  }
   gateway.app.log.info(`Greenhouse dashboard at ${gateway.url} (hardware: ${gateway.config.hardware})`);
 }
 

@@ -6,7 +6,13 @@ import { SensorReadError, type ClimateReading } from '../types.ts';
  * must not be polled more than once a second (the datasheet's sampling period is >= 1 s).
  */
 export const DHT11_TEMPERATURE_RANGE_C = { min: 0, max: 50 } as const;
-export const DHT11_HUMIDITY_RANGE_PCT = { min: 20, max: 90 } as const;
+/**
+ * Accepted humidity: the physically possible range, wider than the datasheet's accurate 20-90 %RH.
+ * A greenhouse sits above 90 %RH on many nights and the sensor does report up to ~95 %; rejecting
+ * those as failures would raise false sensor-fault alerts exactly when condensation matters. 0 %RH is
+ * impossible in a greenhouse and is what a failed frame decodes to, so it stays a failure.
+ */
+export const DHT11_HUMIDITY_RANGE_PCT = { min: 1, max: 100 } as const;
 export const DHT11_MIN_INTERVAL_MS = 1000;
 /** node-dht-sensor hands back its cached last good reading as a success for this long (lib source). */
 export const DHT_LIBRARY_CACHE_MS = 3000;

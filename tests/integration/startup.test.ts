@@ -48,3 +48,38 @@ describe('dashboard serving', () => {
     expect(res.body.success).toBe(false);
   });
 });
+
+describe('outputs and the gateway lifecycle', () => {
+  it('drives outputs to their safe state at start, before serving, and again on shutdown', async () => {
+    const calls: string[] = [];
+    const hardware = {
+      climate: null,
+      light: null,
+      soil: null,
+      waterLevel: null,
+      outputs: new Map(),
+      status: () => [],
+      safeState: async () => {
+        calls.push('safeState');
+      },
+      close: async () => {
+        calls.push('close');
+      },
+    };
+    const gw = await startTestGateway({}, { hardware });
+    expect(calls).toEqual(['safeState']);
+    await gw.dispose();
+    expect(calls).toEqual(['safeState', 'safeState', 'close']);
+  });
+
+  it('builds the simulator in simulator mode', async () => {
+    const gw = await startTestGateway();
+    try {
+      expect(gw.hardware.simulator).toBeDefined();
+      expect(gw.hardware.outputs.size).toBeGreaterThanOrEqual(6);
+      expect(await gw.hardware.climate!.read()).toMatchObject({ temperatureC: expect.any(Number) });
+    } finally {
+      await gw.dispose();
+    }
+  });
+});
