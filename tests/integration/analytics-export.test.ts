@@ -1,3 +1,4 @@
+import { get, type ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../drivers/clock.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
@@ -84,5 +85,40 @@ describe('GET /api/analytics/export/:greenhouseId', () => {
       text += new TextDecoder().decode(chunk.value);
     }
     expect(text.trim().split('\n').length).toBeGreaterThanOrEqual(1 + 5 + 20_000);
+  });
+
+  it('refuses a third concurrent download with 429, and frees the slot when one is abandoned', async () => {
+    // Far more than loopback socket buffers hold, so an unread download really stays open.
+    seedReadings(gateway.database.sqlite, Array.from({ length: 300_000 }, (_, i) => ({ takenAtMs: nowMs - 10 * HOUR_MS + i, temperatureC: 20 })));
+    // node:http without an agent: undici opens a spare keep-alive connection after an abort, which then
+    // holds the server's close() until its headers timeout.
+    const open = () =>
+      new Promise<ClientRequest>((resolve, reject) => {
+        const request = get(`${gateway.url}/api/analytics/export/greenhouse-001?hours=24`, {
+          headers: { authorization: `Bearer ${viewer}` },
+          agent: false,
+        });
+        request.on('response', (response) =>
+          response.once('data', () => {
+            response.pause(); // stop reading: the server's stream now waits on backpressure
+            resolve(request);
+          }),
+        );
+        request.on('error', reject);
+      });
+    const first = await open();
+    const second = await open();
+    const third = await http.get('/api/analytics/export/greenhouse-001?hours=24', viewer);
+    expect(third.status).toBe(429);
+    expect(third.body.message).toContain('exports');
+    first.destroy();
+    second.destroy();
+    // Aborting closes the sockets; the server notices and releases the slots.
+    let again = await http.get('/api/analytics/export/greenhouse-001?hours=1', viewer);
+    for (let attempt = 0; again.status === 429 && attempt < 50; attempt++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      again = await http.get('/api/analytics/export/greenhouse-001?hours=1', viewer);
+    }
+    expect(again.status).toBe(200);
   });
 });

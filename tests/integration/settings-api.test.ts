@@ -104,6 +104,18 @@ describe('PUT system', () => {
     expect(result.body.data.systemSettings).toEqual({ ...DEFAULT_SYSTEM_SETTINGS, dataRetentionDays: 14 });
   });
 
+  it('publishes an updateInterval change to settingsChanged listeners (how the sampler learns it)', async () => {
+    const seen: Array<[number, number]> = [];
+    const off = gateway.bus.on('settingsChanged', 'test', ({ settings, previous }) =>
+      seen.push([previous.systemSettings.updateInterval, settings.systemSettings.updateInterval]),
+    );
+    const result = await http.put(`/api/settings/${ID}/system`, { systemSettings: { updateInterval: 12 } }, admin);
+    off();
+    expect(result.status).toBe(200);
+    expect(seen).toEqual([[5, 12]]);
+    expect(gateway.settings.get().systemSettings.updateInterval).toBe(12);
+  });
+
   it.each([
     [{ dataRetentionDays: 0 }, 'systemSettings.dataRetentionDays'],
     [{ dataRetentionDays: 3651 }, 'systemSettings.dataRetentionDays'],
