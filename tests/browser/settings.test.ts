@@ -168,4 +168,17 @@ describe('settings screen', () => {
     expect(await page.getByRole('button', { name: 'Save Settings' }).isDisabled()).toBe(true);
     expect(await page.getByLabel('Maintenance mode').isDisabled()).toBe(true);
   });
+
+  it("says 'Failed to load settings' when the settings cannot be loaded", async () => {
+    const { context, page } = await newPage(browser, server.url);
+    contexts.push(context);
+    await signInViaUi(page, admin);
+    await page.route('**/api/settings/**', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ success: false, message: 'Server error occurred' }) }),
+    );
+    await page.goto('/dashboard/settings');
+    await toasts(page).filter({ hasText: 'Failed to load settings' }).waitFor();
+    await page.getByRole('tab', { name: 'System' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Failed to load settings' }).waitFor();
+  });
 });
