@@ -1,15 +1,12 @@
 // Notifications tab: the user's own preferences; the theme applies at once, before saving.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Preferences, PublicUser, Theme } from '../../../../server/contract/user.ts';
-import { api, errorMessage } from '../../api/client.ts';
 import { useEmailConfigured } from '../../api/settings.ts';
-import { useAuth } from '../../auth/AuthProvider.tsx';
-import { toast } from '../../components/toast/index.ts';
+import { useProfileSave } from './hooks.ts';
 
 export function NotificationsTab({ user }: { user: PublicUser }) {
-  const { updateUser } = useAuth();
   const [prefs, setPrefs] = useState<Preferences>(user.preferences);
-  const [busy, setBusy] = useState(false);
+  const { busy, save: saveProfile } = useProfileSave();
   const emailConfigured = useEmailConfigured();
   const savedTheme = useRef(user.preferences.theme);
   savedTheme.current = user.preferences.theme;
@@ -22,17 +19,9 @@ export function NotificationsTab({ user }: { user: PublicUser }) {
 
   const set = <K extends keyof Preferences>(key: K, value: Preferences[K]) => setPrefs((p) => ({ ...p, [key]: value }));
 
-  async function save(event: FormEvent) {
+  function save(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    try {
-      updateUser(await api.put<PublicUser>('/api/auth/profile', { preferences: prefs }));
-      toast.success('Profile updated successfully');
-    } catch (err) {
-      toast.error(errorMessage(err, 'Failed to update profile'));
-    } finally {
-      setBusy(false);
-    }
+    void saveProfile({ preferences: prefs });
   }
 
   return (

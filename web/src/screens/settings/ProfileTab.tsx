@@ -1,27 +1,16 @@
 // Profile tab: username and role read-only, email editable, last login.
 import { useState, type FormEvent } from 'react';
 import type { PublicUser } from '../../../../server/contract/user.ts';
-import { api, errorMessage } from '../../api/client.ts';
-import { useAuth } from '../../auth/AuthProvider.tsx';
-import { toast } from '../../components/toast/index.ts';
 import { formatTimestamp } from '../../format.ts';
+import { useProfileSave } from './hooks.ts';
 
 export function ProfileTab({ user }: { user: PublicUser }) {
-  const { updateUser } = useAuth();
   const [email, setEmail] = useState(user.email);
-  const [busy, setBusy] = useState(false);
+  const { busy, save: saveProfile } = useProfileSave();
 
-  async function save(event: FormEvent) {
+  function save(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    try {
-      updateUser(await api.put<PublicUser>('/api/auth/profile', { email }));
-      toast.success('Profile updated successfully');
-    } catch (err) {
-      toast.error(errorMessage(err, 'Failed to update profile'));
-    } finally {
-      setBusy(false);
-    }
+    void saveProfile({ email });
   }
 
   return (

@@ -2,9 +2,10 @@
 // and Extend Session.
 import { useState, type FormEvent } from 'react';
 import type { Session } from '../../../../server/contract/user.ts';
-import { api, errorMessage } from '../../api/client.ts';
+import { api } from '../../api/client.ts';
 import { useAuth } from '../../auth/AuthProvider.tsx';
 import { toast } from '../../components/toast/index.ts';
+import { useAction } from './hooks.ts';
 
 const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
@@ -12,38 +13,28 @@ export function SecurityTab() {
   const { adoptSession, refresh } = useAuth();
   const [form, setForm] = useState(EMPTY);
   const [mismatch, setMismatch] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useAction();
 
-  async function changePassword(event: FormEvent) {
+  function changePassword(event: FormEvent) {
     event.preventDefault();
-    if (form.newPassword !== form.confirmPassword) {
-      setMismatch(true);
-      return;
-    }
-    setMismatch(false);
-    setBusy(true);
-    try {
-      const session = await api.put<Session>('/api/auth/password', {
-        currentPassword: form.currentPassword,
-        newPassword: form.newPassword,
-      });
-      adoptSession(session);
-      setForm(EMPTY);
-      toast.success('Password updated successfully');
-    } catch (err) {
-      toast.error(errorMessage(err, 'Password change failed'));
-    } finally {
-      setBusy(false);
-    }
+    const mismatched = form.newPassword !== form.confirmPassword;
+    setMismatch(mismatched);
+    if (mismatched) return;
+    void run(
+      async () => {
+        const { currentPassword, newPassword } = form;
+        // The answer's token replaces ours: the change revoked every token issued before it.
+        adoptSession(await api.put<Session>('/api/auth/password', { currentPassword, newPassword }));
+        setForm(EMPTY);
+      },
+      'Password updated successfully',
+      'Password change failed',
+    );
   }
 
   async function extendSession() {
-    setBusy(true);
-    try {
-      if (await refresh()) toast.success('Session extended');
-    } finally {
-      setBusy(false);
-    }
+    // A failed refresh signs the user out (spec section 4); AuthProvider does that.
+    if (await refresh()) toast.success('Session extended');
   }
 
   const field = (name: keyof typeof EMPTY, label: string) => (

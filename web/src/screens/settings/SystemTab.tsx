@@ -1,12 +1,8 @@
 // System tab: retention, sampling interval, automatic backup, maintenance mode.
-import { useEffect, useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import type { Settings, SystemSettings } from '../../../../server/contract/settings.ts';
-import { api, errorMessage } from '../../api/client.ts';
-import { settingsGreenhouseId, settingsKey, useSettings } from '../../api/settings.ts';
-import { useAuth } from '../../auth/AuthProvider.tsx';
-import { canModify } from '../../auth/permissions.ts';
-import { toast } from '../../components/toast/index.ts';
+import type { FormEvent } from 'react';
+import type { Settings } from '../../../../server/contract/settings.ts';
+import { api } from '../../api/client.ts';
+import { useAction, useSettingsForm } from './hooks.ts';
 import { SettingsLoadState } from './SettingsLoadState.tsx';
 
 interface Form {
@@ -16,7 +12,7 @@ interface Form {
   maintenanceMode: boolean;
 }
 
-const toForm = (s: SystemSettings): Form => ({
+const toForm = ({ systemSettings: s }: Settings): Form => ({
   dataRetentionDays: String(s.dataRetentionDays),
   updateInterval: String(s.updateInterval),
   autoBackup: s.autoBackup,
@@ -24,35 +20,19 @@ const toForm = (s: SystemSettings): Form => ({
 });
 
 export function SystemTab() {
-  const { user } = useAuth();
-  const id = settingsGreenhouseId(user);
-  const editable = canModify(user);
-  const query = useSettings(id);
-  const queryClient = useQueryClient();
-  const [form, setForm] = useState<Form | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { greenhouseId: id, editable, query, form, setForm, adopt } = useSettingsForm(toForm);
+  const { busy, run } = useAction();
 
-  useEffect(() => {
-    if (query.data) setForm(toForm(query.data.systemSettings));
-  }, [query.data]);
-
-  async function save(event: FormEvent) {
+  function save(event: FormEvent) {
     event.preventDefault();
     if (!form) return;
-    setBusy(true);
-    try {
-      const settings = await api.put<Settings>(`/api/settings/${id}/system`, {
-        // Numbers as numbers: the server names the field when one is out of range.
-        systemSettings: { ...form, dataRetentionDays: Number(form.dataRetentionDays), updateInterval: Number(form.updateInterval) },
-      });
-      queryClient.setQueryData(settingsKey(id), settings);
-      setForm(toForm(settings.systemSettings));
-      toast.success('System settings updated successfully');
-    } catch (err) {
-      toast.error(errorMessage(err, 'Failed to update system settings'));
-    } finally {
-      setBusy(false);
-    }
+    // Numbers as numbers: the server names the field when one is out of range.
+    const systemSettings = { ...form, dataRetentionDays: Number(form.dataRetentionDays), updateInterval: Number(form.updateInterval) };
+    void run(
+      async () => adopt(await api.put<Settings>(`/api/settings/${id}/system`, { systemSettings })),
+      'System settings updated successfully',
+      'Failed to update system settings',
+    );
   }
 
   if (!form) return <SettingsLoadState failed={query.isError} />;

@@ -1,12 +1,8 @@
 // Alert Thresholds tab: empty means unset (sent as null). Humidity and soil 0-100, light and water >= 0.
-import { useEffect, useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import type { FormEvent } from 'react';
 import type { AlertThresholds, Settings } from '../../../../server/contract/settings.ts';
-import { api, errorMessage } from '../../api/client.ts';
-import { settingsGreenhouseId, settingsKey, useSettings } from '../../api/settings.ts';
-import { useAuth } from '../../auth/AuthProvider.tsx';
-import { canModify } from '../../auth/permissions.ts';
-import { toast } from '../../components/toast/index.ts';
+import { api } from '../../api/client.ts';
+import { useAction, useSettingsForm } from './hooks.ts';
 import { SettingsLoadState } from './SettingsLoadState.tsx';
 
 type Field = { group: keyof AlertThresholds; bound: 'high' | 'low'; label: string; min?: number; max?: number; step: string };
@@ -22,7 +18,7 @@ const FIELDS: Field[] = [
 type Form = Record<string, string>;
 const key = (f: Field) => `${f.group}.${f.bound}`;
 
-function toForm(t: AlertThresholds): Form {
+function toForm({ alertThresholds: t }: Settings): Form {
   const bounds = (g: keyof AlertThresholds) => t[g] as Partial<Record<'high' | 'low', number | null>>;
   return Object.fromEntries(FIELDS.map((f) => [key(f), bounds(f.group)[f.bound]?.toString() ?? '']));
 }
@@ -35,53 +31,27 @@ function fromForm(form: Form): AlertThresholds {
 }
 
 export function ThresholdsTab() {
-  const { user } = useAuth();
-  const id = settingsGreenhouseId(user);
-  const editable = canModify(user);
-  const query = useSettings(id);
-  const queryClient = useQueryClient();
-  const [form, setForm] = useState<Form | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { greenhouseId: id, editable, query, form, setForm, adopt } = useSettingsForm(toForm);
+  const { busy, run } = useAction();
 
-  useEffect(() => {
-    if (query.data) setForm(toForm(query.data.alertThresholds));
-  }, [query.data]);
-
-  const adopt = (settings: Settings) => {
-    queryClient.setQueryData(settingsKey(id), settings);
-    setForm(toForm(settings.alertThresholds));
-  };
-
-  async function save(event: FormEvent) {
+  function save(event: FormEvent) {
     event.preventDefault();
     if (!form) return;
-    setBusy(true);
-    try {
-      adopt(await api.put<Settings>(`/api/settings/${id}/thresholds`, { alertThresholds: fromForm(form) }));
-      toast.success('Alert thresholds updated successfully');
-    } catch (err) {
-      toast.error(errorMessage(err, 'Failed to update alert thresholds'));
-    } finally {
-      setBusy(false);
-    }
+    void run(
+      async () => adopt(await api.put<Settings>(`/api/settings/${id}/thresholds`, { alertThresholds: fromForm(form) })),
+      'Alert thresholds updated successfully',
+      'Failed to update alert thresholds',
+    );
   }
 
-  async function reset() {
+  function reset() {
     if (!window.confirm('Are you sure you want to reset all settings to defaults? This action cannot be undone.')) return;
-    setBusy(true);
-    try {
-      adopt(await api.post<Settings>(`/api/settings/${id}/reset`));
-      toast.success('Settings reset to defaults');
-    } catch (err) {
-      toast.error(errorMessage(err, 'Failed to reset settings'));
-    } finally {
-      setBusy(false);
-    }
+    void run(async () => adopt(await api.post<Settings>(`/api/settings/${id}/reset`)), 'Settings reset to defaults', 'Failed to reset settings');
   }
 
   async function reload() {
     const result = await query.refetch();
-    if (result.data) setForm(toForm(result.data.alertThresholds));
+    if (result.data) setForm(toForm(result.data));
   }
 
   if (!form) return <SettingsLoadState failed={query.isError} />;
