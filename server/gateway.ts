@@ -17,11 +17,14 @@ import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import { EventBus } from './events/bus.ts';
 import type { Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
+import { createDevicesFeature } from './devices/feature.ts';
+import type { ControlService } from './devices/control-service.ts';
 import { bridgeBusToHub } from './realtime/bridge.ts';
 import { RealtimeHub, type HubOptions } from './realtime/hub.ts';
 import { SettingsService } from './settings/settings-service.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { DataLifecycle } from './lifecycle/data-lifecycle.ts';
+import { createAlertsFeature } from './alerts/feature.ts';
 
 export interface GatewayOptions {
   /** Environment variables to read (default: none, so tests are not affected by the shell's). */
@@ -50,6 +53,8 @@ export interface Gateway {
   /** Retention pruning and automatic backups (pruneNow/backupNow/idle for tests and tools). */
   lifecycle: DataLifecycle;
   hub: RealtimeHub;
+  /** The one path for every device state change (users, rules, safety, system). */
+  control: ControlService;
   /** http://host:port once started. */
   url: string;
   start(): Promise<void>;
@@ -121,7 +126,20 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     options: options.hubOptions,
   });
 
-  const features: Feature[] = [];
+  const devices = createDevicesFeature({
+    db: database.db,
+    bus,
+    hub,
+    settings,
+    clock,
+    greenhouseId: config.greenhouseId,
+    outputConfigs: config.outputs,
+    outputs: hardware.outputs,
+    resolveGreenhouse,
+    log: { info: (obj, msg) => app?.log.info(obj, msg), error: (obj, msg) => app?.log.error(obj, msg) },
+  });
+  const alertsLogger = { warn: (obj: object, msg: string) => app?.log.warn(obj, msg), error: (obj: object, msg: string) => app?.log.error(obj, msg) };
+  const alerts = createAlertsFeature({ db: database.db, bus, settings, greenhouseId: config.greenhouseId, smtp: config.smtp, now, logger: alertsLogger });
   const lifecycle = new DataLifecycle({
     sqlite: database.sqlite,
     dataDir: config.dataDir,
@@ -130,10 +148,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     clock,
     logger: { info: (obj, msg) => app?.log.info(obj, msg), error: (obj, msg) => app?.log.error(obj, msg) },
   });
-  features.push(lifecycle, {
+  const features: Feature[] = [devices, alerts, lifecycle, {
     name: 'analytics',
     routes: [{ prefix: '/analytics', plugin: analyticsRoutes, options: { dbPath: database.path, now } }],
-  });
+  }];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   app = await buildApp({
@@ -162,6 +180,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     settings,
     lifecycle,
     hub,
+    control: devices.control,
     url: '',
     async start() {
       unbridge = bridgeBusToHub(bus, hub);

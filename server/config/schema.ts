@@ -1,18 +1,12 @@
 import Type, { type Static } from 'typebox';
+import { DeviceType } from '../contract/device.ts';
 
 const Pin = Type.Integer({ minimum: 0, maximum: 27, description: 'BCM GPIO number' });
 
 const RelayDevice = Type.Object({
   deviceId: Type.String({ minLength: 1, maxLength: 64 }),
   deviceName: Type.String({ minLength: 1, maxLength: 100 }),
-  deviceType: Type.Union([
-    Type.Literal('FAN'),
-    Type.Literal('WATER_PUMP'),
-    Type.Literal('LED_LIGHT'),
-    Type.Literal('HEATER'),
-    Type.Literal('COOLING_SYSTEM'),
-    Type.Literal('SERVO'),
-  ]),
+  deviceType: DeviceType,
   powerW: Type.Number({ minimum: 0, maximum: 10000 }),
 });
 

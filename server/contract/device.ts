@@ -11,14 +11,8 @@ export const AddableDeviceType = Type.Union([
 ]);
 export type AddableDeviceType = Static<typeof AddableDeviceType>;
 
-export const DeviceType = Type.Union([
-  Type.Literal('FAN'),
-  Type.Literal('WATER_PUMP'),
-  Type.Literal('LED_LIGHT'),
-  Type.Literal('HEATER'),
-  Type.Literal('COOLING_SYSTEM'),
-  Type.Literal('SERVO'),
-]);
+/** Every device type: the addable ones plus the roof window's servo. */
+export const DeviceType = Type.Union([...AddableDeviceType.anyOf, Type.Literal('SERVO')]);
 export type DeviceType = Static<typeof DeviceType>;
 
 export const DeviceStatus = Type.Union([

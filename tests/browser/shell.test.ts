@@ -49,8 +49,8 @@ describe('dashboard shell', () => {
     for (const [testId, label] of cards) {
       const card = page.getByTestId(testId);
       await card.getByText(label, { exact: true }).waitFor();
-      // Nothing is configured on a fresh gateway: every count is 0 and no alert card is red.
-      expect(await card.locator('.stat-value').textContent()).toBe('0');
+      // A fresh gateway has the wiring config's six devices, all off, and no alerts: no alert card is red.
+      expect(await card.locator('.stat-value').textContent()).toBe(testId === 'stat-total-devices' ? '6' : '0');
       expect(await card.getAttribute('class')).not.toContain('stat-card-alarm');
     }
     expect(await page.getByTestId('alert-bell').locator('.bell-count').count()).toBe(0);

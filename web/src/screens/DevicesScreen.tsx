@@ -1,12 +1,151 @@
-// Device Control screen (spec section 2, "Device Control"). Placeholder until its issue lands: replace the body,
-// keep the export name (shell/DashboardRoutes.tsx routes to it).
-import { ComingSoon } from '../components/ComingSoon.tsx';
+// Device Control (spec section 2, "Devices"): summary cards, devices grouped by type, quick actions,
+// and the Add Device / Automation Settings dialogs. Viewers see the same screen without controls.
+import { Activity, Bot, Cpu, Plus, Zap, type LucideIcon } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import type { Device } from '../../../server/contract/device.ts';
+import { errorMessage } from '../api/client.ts';
+import { useDeviceCommands, useDeviceStats } from '../api/devices.ts';
+import { useDevices } from '../api/queries.ts';
+import { useCanModify } from '../auth/permissions.ts';
+import { Spinner } from '../components/Spinner.tsx';
+import { toast } from '../components/toast/index.ts';
+import { useRealtime } from '../realtime/RealtimeProvider.tsx';
+import { AddDeviceDialog } from './devices/AddDeviceDialog.tsx';
+import { AutomationDialog } from './devices/AutomationDialog.tsx';
+import { DeviceCard } from './devices/DeviceCard.tsx';
+import { controlActionFor, GROUPS, isActive } from './devices/device-ui.ts';
+import { QuickActions } from './devices/QuickActions.tsx';
+import './devices/devices.css';
 
 export function DevicesScreen() {
+  const devicesQuery = useDevices();
+  const devices = devicesQuery.data ?? [];
+  const stats = useDeviceStats().data;
+  const canModify = useCanModify();
+  const { connected, subscribe } = useRealtime();
+  const commands = useDeviceCommands();
+  const [adding, setAdding] = useState(false);
+  const [automationFor, setAutomationFor] = useState<Device | null>(null);
+  const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(new Set());
+  // Devices this browser added: their deviceAdded echo is not news to this user.
+  const knownIds = useRef(new Set<string>());
+  const ownAdds = useRef(new Set<string>());
+
+  useEffect(() => {
+    knownIds.current = new Set(devices.map((d) => d.deviceId));
+  }, [devices]);
+  useEffect(
+    () =>
+      subscribe('deviceAdded', (device) => {
+        if (!knownIds.current.has(device.deviceId) && !ownAdds.current.has(device.deviceId)) toast.success(`New device added: ${device.deviceName}`);
+      }),
+    [subscribe],
+  );
+  useEffect(
+    () =>
+      subscribe('deviceRemoved', ({ deviceId }) => {
+        if (knownIds.current.has(deviceId)) toast.info('Device removed');
+      }),
+    [subscribe],
+  );
+
+  async function control(device: Device) {
+    setBusyIds((s) => new Set(s).add(device.deviceId));
+    try {
+      const envelope = await commands.control(device.deviceId, controlActionFor(device));
+      if (envelope.message) toast.success(envelope.message);
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to control device'));
+    } finally {
+      setBusyIds((s) => {
+        const next = new Set(s);
+        next.delete(device.deviceId);
+        return next;
+      });
+    }
+  }
+
+  const totalActive = stats?.overall.totalActiveDevices ?? devices.filter((d) => isActive(d.status)).length;
+  const autoCount = stats?.overall.totalAutoModeDevices ?? devices.filter((d) => d.autoMode).length;
+  const powerW = stats?.overall.totalPowerConsumption ?? devices.filter((d) => isActive(d.status)).reduce((sum, d) => sum + d.powerConsumption, 0);
+
   return (
-    <div className="screen">
-      <h1 className="screen-title">Device Control</h1>
-      <ComingSoon />
+    <div className="screen devices-screen">
+      <div className="row devices-title-row">
+        <h1 className="screen-title">Device Control</h1>
+        <span className={`connection ${connected ? 'connection-on' : 'connection-off'}`}>{connected ? 'Connected' : 'Disconnected'}</span>
+        {canModify && (
+          <button type="button" className="btn btn-primary devices-add" onClick={() => setAdding(true)}>
+            <Plus size={16} aria-hidden /> Add Device
+          </button>
+        )}
+      </div>
+
+      <div className="grid grid-4">
+        <SummaryCard label="Total Devices" value={devices.length} icon={Cpu} />
+        <SummaryCard label="Active Devices" value={totalActive} icon={Activity} />
+        <SummaryCard label="Auto Mode" value={autoCount} icon={Bot} />
+        <SummaryCard label="Power Usage (W)" value={Math.round(powerW * 10) / 10} icon={Zap} />
+      </div>
+
+      {devicesQuery.isPending ? (
+        <div className="center-block">
+          <Spinner size="md" />
+        </div>
+      ) : devices.length === 0 ? (
+        <div className="card empty-state">
+          <Cpu size={32} aria-hidden />
+          <h3>No devices configured</h3>
+          <p>Add your first device to start controlling your greenhouse.</p>
+          {canModify && (
+            <button type="button" className="btn btn-primary" onClick={() => setAdding(true)}>
+              <Plus size={16} aria-hidden /> Add Device
+            </button>
+          )}
+        </div>
+      ) : (
+        GROUPS.map(({ type, heading }) => {
+          const group = devices.filter((d) => d.deviceType === type);
+          if (group.length === 0) return null;
+          return (
+            <section key={type} className="device-group" data-testid={`group-${type}`}>
+              <div className="device-group-head">
+                <h2>{heading}</h2>
+                <span className="badge badge-off">{group.length}</span>
+                <span className="badge badge-on">{group.filter((d) => isActive(d.status)).length} active</span>
+              </div>
+              <div className="grid grid-3">
+                {group.map((device) => (
+                  <DeviceCard
+                    key={device.deviceId}
+                    device={device}
+                    canModify={canModify}
+                    busy={busyIds.has(device.deviceId)}
+                    onControl={control}
+                    onAutomation={setAutomationFor}
+                  />
+                ))}
+              </div>
+            </section>
+          );
+        })
+      )}
+
+      {canModify && <QuickActions />}
+      {adding && <AddDeviceDialog onAdding={(deviceId) => ownAdds.current.add(deviceId)} onClose={() => setAdding(false)} />}
+      {automationFor && <AutomationDialog device={automationFor} onClose={() => setAutomationFor(null)} />}
+    </div>
+  );
+}
+
+function SummaryCard({ label, value, icon: Icon }: { label: string; value: number; icon: LucideIcon }) {
+  return (
+    <div className="card stat-card" data-testid={`devices-${label.toLowerCase().replace(/[^a-z]+/g, '-')}`}>
+      <div>
+        <p className="stat-label">{label}</p>
+        <p className="stat-value">{value}</p>
+      </div>
+      <Icon size={28} aria-hidden className="stat-icon" />
     </div>
   );
 }

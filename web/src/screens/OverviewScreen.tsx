@@ -18,7 +18,7 @@ export function OverviewScreen() {
         {/* Slot: Device Status (first 4 devices). */}
         <DeviceStatus />
         {/* Slot: Active Alerts widget (max 4). */}
-        <ActiveAlertsWidget />
+        <ActiveAlertsWidget max={4} />
       </div>
       {/* Slot: Environmental Status panel. */}
       <EnvironmentalStatus />

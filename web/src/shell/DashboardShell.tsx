@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useActiveAlerts, useDevices, useLatestReadings } from '../api/queries.ts';
 import { Spinner } from '../components/Spinner.tsx';
+import { AlertNotifier } from '../screens/alerts/AlertNotifier.tsx';
 import { DashboardRoutes } from './DashboardRoutes.tsx';
 import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
@@ -22,6 +23,7 @@ export function DashboardShell() {
 
   return (
     <div className="shell">
+      <AlertNotifier />
       <Sidebar open={menuOpen} onClose={() => setMenuOpen(false)} />
       <div className="shell-main">
         <Header menuOpen={menuOpen} onMenu={() => setMenuOpen((v) => !v)} />

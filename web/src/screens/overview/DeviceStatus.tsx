@@ -1,7 +1,33 @@
-// Overview widget "Device Status" (spec section 2, Overview). Placeholder: the engineer building it
-// replaces the body; data comes from the shared hooks in api/queries.ts.
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+// Overview widget "Device Status" (spec section 2, Overview): the first 4 devices, compactly.
+import { useDevices } from '../../api/queries.ts';
+import { statusBadgeClass } from '../devices/device-ui.ts';
+import '../devices/devices.css';
 
 export function DeviceStatus() {
-  return <ComingSoon title="Device Status" />;
+  const devices = (useDevices().data ?? []).slice(0, 4);
+  return (
+    <div className="card" data-testid="device-status-widget">
+      <div className="card-header">
+        <h3>Device Status</h3>
+      </div>
+      {devices.length === 0 ? (
+        <p className="empty-state">No devices configured</p>
+      ) : (
+        <ul className="device-status-list">
+          {devices.map((device) => (
+            <li key={device.deviceId} className="device-status-item">
+              <div>
+                <p>{device.deviceName}</p>
+                <p className="muted device-id">{device.deviceType.replace(/_/g, ' ')}</p>
+              </div>
+              <div className="row device-badges">
+                {device.autoMode && <span className="badge badge-auto">AUTO</span>}
+                <span className={statusBadgeClass(device.status)}>{device.status}</span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
 }

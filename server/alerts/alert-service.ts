@@ -1,0 +1,135 @@
+import type { Alert, AlertStats, Severity } from '../contract/alert.ts';
+import { MANUAL_RESOLUTION } from '../contract/alert.ts';
+import type { SensorSnapshot } from '../contract/reading.ts';
+import type { EventBus } from '../events/bus.ts';
+import { conflict, notFound } from '../http/errors.ts';
+import type { SettingsService } from '../settings/settings-service.ts';
+import { toAlert, type AlertFilter, type AlertRow, type AlertsRepo, type NewAlert } from './alerts-repo.ts';
+import type { EmailNotifier } from './email-notifier.ts';
+import { evaluateSafety, evaluateSensorHealth, evaluateThresholds, type Evaluation } from './evaluator.ts';
+
+export interface AlertServiceDeps {
+  repo: AlertsRepo;
+  bus: EventBus;
+  settings: SettingsService;
+  notifier: EmailNotifier;
+  now(): number;
+  logger: { error(obj: object, msg: string): void };
+}
+
+const OWNER = 'alerts';
+
+/**
+ * Turns what happens in the greenhouse into alerts: feeds bus events to the pure evaluator, applies its
+ * decision to the database, and announces every change on the bus (the realtime bridge relays it).
+ */
+export class AlertService {
+  #offs: Array<() => void> = [];
+  /** The last snapshot, so a threshold change is applied at once rather than at the next tick. */
+  #lastSnapshot: SensorSnapshot | null = null;
+  /**
+   * Threshold causes a person resolved or deleted while still out of range, with the alert's severity
+   * (see evaluateThresholds). Kept in memory: after a restart a persisting condition is reported again.
+   */
+  readonly #acknowledged = new Map<string, Severity>();
+
+  constructor(private readonly deps: AlertServiceDeps) {}
+
+  start(): void {
+    const { bus } = this.deps;
+    this.#offs = [
+      bus.on('sampleTaken', OWNER, ({ snapshot }) => {
+        this.#lastSnapshot = snapshot;
+        this.#evaluateSnapshot(snapshot);
+      }),
+      bus.on('settingsChanged', OWNER, () => {
+        if (this.#lastSnapshot) this.#evaluateSnapshot(this.#lastSnapshot);
+      }),
+      bus.on('sensorHealthChanged', OWNER, (event) => this.#apply(evaluateSensorHealth(event, this.deps.repo.activeByCause()))),
+      bus.on('safetyEvent', OWNER, (event) => this.#apply(evaluateSafety(event, this.deps.repo.activeByCause()))),
+    ];
+  }
+
+  async stop(): Promise<void> {
+    for (const off of this.#offs) off();
+    this.#offs = [];
+    await this.deps.notifier.flush();
+    this.deps.notifier.close();
+  }
+
+  list(filter: AlertFilter): Alert[] {
+    return this.deps.repo.list(filter).map(toAlert);
+  }
+
+  stats(): AlertStats {
+    return this.deps.repo.stats();
+  }
+
+  /** An alert created by a person or another system (POST); it has no cause, so no deduplication. */
+  create(alert: Omit<NewAlert, 'causeKey'>): Alert {
+    return this.#raise({ ...alert, causeKey: null });
+  }
+
+  resolve(id: number, actionTaken: string = MANUAL_RESOLUTION): Alert {
+    const row = this.deps.repo.resolve(id, actionTaken);
+    if (!row) {
+      const existing = this.deps.repo.findById(id);
+      if (!existing) throw notFound(`Alert ${id} not found`);
+      throw conflict(`Alert ${id} is already resolved`);
+    }
+    this.#acknowledge(row);
+    const alert = toAlert(row);
+    this.deps.bus.emit('alertResolved', { alert });
+    return alert;
+  }
+
+  /** Deletes an unresolved alert; resolved alerts are history and stay (409). */
+  delete(id: number): void {
+    const existing = this.deps.repo.findById(id);
+    if (!existing) throw notFound(`Alert ${id} not found`);
+    if (existing.isResolved) throw conflict(`Alert ${id} is resolved; resolved alerts are kept as history`);
+    this.deps.repo.delete(id);
+    this.#acknowledge(existing);
+  }
+
+  #acknowledge(row: AlertRow): void {
+    if (row.causeKey?.startsWith('threshold:')) this.#acknowledged.set(row.causeKey, row.severity);
+  }
+
+  #evaluateSnapshot(snapshot: SensorSnapshot): void {
+    const thresholds = this.deps.settings.get().alertThresholds;
+    this.#apply(evaluateThresholds(snapshot, thresholds, this.deps.repo.activeByCause(), this.deps.now(), this.#acknowledged));
+  }
+
+  #apply(evaluation: Evaluation): void {
+    for (const causeKey of evaluation.clearAcknowledged) this.#acknowledged.delete(causeKey);
+    for (const resolution of evaluation.resolve) {
+      const row = this.deps.repo.resolve(resolution.id, resolution.actionTaken);
+      if (row) this.deps.bus.emit('alertResolved', { alert: toAlert(row) });
+    }
+    for (const draft of evaluation.escalate) {
+      const row = this.deps.repo.escalate(draft.id, { severity: draft.severity, message: draft.message, value: draft.value });
+      if (!row) continue;
+      const alert = toAlert(row);
+      // Same _id: the dashboard replaces the alert it shows (spec: a realtime event replaces by _id).
+      this.deps.bus.emit('alertRaised', { alert });
+      this.deps.notifier.notify(alert, draft.causeKey);
+    }
+    for (const { causeKey, alertType, severity, message, deviceId, value, threshold } of evaluation.raise) {
+      this.#acknowledged.delete(causeKey);
+      try {
+        this.#raise({ causeKey, alertType, severity, message, deviceId, value, threshold });
+      } catch (err) {
+        // The unique index on active cause keys refused a duplicate: the alert is already there.
+        this.deps.logger.error({ err, causeKey }, 'alert not raised');
+      }
+    }
+  }
+
+  #raise(alert: NewAlert): Alert {
+    const created = toAlert(this.deps.repo.insert(alert));
+    this.deps.bus.emit('alertRaised', { alert: created });
+    this.deps.notifier.notify(created, alert.causeKey);
+    return created;
+  }
+}

@@ -1,0 +1,132 @@
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import type { Alert, AlertStats, Severity } from '../contract/alert.ts';
+import { toIso, type Db } from '../db/open.ts';
+import { alerts } from '../db/schema.ts';
+import type { ActiveAlertView } from './evaluator.ts';
+
+export type AlertRow = typeof alerts.$inferSelect;
+
+export interface NewAlert {
+  alertType: string;
+  severity: Severity;
+  message: string;
+  deviceId: string | null;
+  causeKey: string | null;
+  value?: number | null;
+  threshold?: number | null;
+}
+
+export interface AlertFilter {
+  status?: 'active' | 'resolved';
+  severity?: Severity;
+  limit: number;
+}
+
+const SEVERITIES: readonly Severity[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
+
+export function toAlert(row: AlertRow): Alert {
+  return {
+    _id: String(row.id),
+    greenhouseId: row.greenhouseId,
+    alertType: row.alertType,
+    severity: row.severity,
+    message: row.message,
+    deviceId: row.deviceId,
+    value: row.value,
+    threshold: row.threshold,
+    isResolved: row.isResolved,
+    createdAt: toIso(row.createdAt),
+    resolvedAt: toIso(row.resolvedAt),
+    actionTaken: row.actionTaken,
+  };
+}
+
+/** Storage of alerts for one greenhouse. Times come from the injected clock, not SQLite's. */
+export class AlertsRepo {
+  constructor(
+    private readonly db: Db,
+    private readonly greenhouseId: string,
+    private readonly now: () => number,
+  ) {}
+
+  insert(alert: NewAlert): AlertRow {
+    return this.db
+      .insert(alerts)
+      .values({ ...alert, greenhouseId: this.greenhouseId, isResolved: false, createdAt: new Date(this.now()) })
+      .returning()
+      .get();
+  }
+
+  findById(id: number): AlertRow | undefined {
+    return this.db.select().from(alerts).where(and(eq(alerts.id, id), eq(alerts.greenhouseId, this.greenhouseId))).get();
+  }
+
+  /** Active alerts that have a cause (those the evaluator manages), by cause key. */
+  activeByCause(): Map<string, ActiveAlertView> {
+    const rows = this.db
+      .select({ id: alerts.id, causeKey: alerts.causeKey, severity: alerts.severity })
+      .from(alerts)
+      .where(and(eq(alerts.greenhouseId, this.greenhouseId), eq(alerts.isResolved, false), isNotNull(alerts.causeKey)))
+      .all();
+    return new Map(rows.map((r) => [r.causeKey!, { id: r.id, causeKey: r.causeKey!, severity: r.severity }]));
+  }
+
+  list(filter: AlertFilter): AlertRow[] {
+    const conditions = [eq(alerts.greenhouseId, this.greenhouseId)];
+    if (filter.status) conditions.push(eq(alerts.isResolved, filter.status === 'resolved'));
+    if (filter.severity) conditions.push(eq(alerts.severity, filter.severity));
+    return this.db
+      .select()
+      .from(alerts)
+      .where(and(...conditions))
+      .orderBy(desc(alerts.createdAt), desc(alerts.id))
+      .limit(filter.limit)
+      .all();
+  }
+
+  /** Updates an active alert's severity and message in place (escalation); undefined when not active. */
+  escalate(id: number, changes: { severity: Severity; message: string; value: number | null }): AlertRow | undefined {
+    return this.db
+      .update(alerts)
+      .set(changes)
+      .where(and(eq(alerts.id, id), eq(alerts.isResolved, false)))
+      .returning()
+      .get();
+  }
+
+  /** Marks an active alert resolved; undefined when it is unknown or already resolved. */
+  resolve(id: number, actionTaken: string): AlertRow | undefined {
+    return this.db
+      .update(alerts)
+      .set({ isResolved: true, resolvedAt: new Date(this.now()), actionTaken })
+      .where(and(eq(alerts.id, id), eq(alerts.greenhouseId, this.greenhouseId), eq(alerts.isResolved, false)))
+      .returning()
+      .get();
+  }
+
+  delete(id: number): boolean {
+    return this.db.delete(alerts).where(and(eq(alerts.id, id), eq(alerts.greenhouseId, this.greenhouseId))).run().changes > 0;
+  }
+
+  stats(): AlertStats {
+    const rows = this.db
+      .select({
+        severity: alerts.severity,
+        total: sql<number>`count(*)`,
+        active: sql<number>`sum(case when ${alerts.isResolved} = 0 then 1 else 0 end)`,
+      })
+      .from(alerts)
+      .where(eq(alerts.greenhouseId, this.greenhouseId))
+      .groupBy(alerts.severity)
+      .all();
+    const bySeverity = SEVERITIES.map((severity) => {
+      const row = rows.find((r) => r.severity === severity);
+      const total = Number(row?.total ?? 0);
+      const active = Number(row?.active ?? 0);
+      return { _id: severity, total, active, resolved: total - active };
+    });
+    const totalAlerts = bySeverity.reduce((n, s) => n + s.total, 0);
+    const totalActive = bySeverity.reduce((n, s) => n + s.active, 0);
+    return { overall: { totalAlerts, totalActive, totalResolved: totalAlerts - totalActive }, bySeverity };
+  }
+}

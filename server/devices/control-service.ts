@@ -1,0 +1,115 @@
+import type { ControlAction, ControlLog, ControlSource, Device } from '../contract/device.ts';
+import type { EventBus } from '../events/bus.ts';
+import { conflict, HttpError, notFound } from '../http/errors.ts';
+import type { SettingsService } from '../settings/settings-service.ts';
+import { actionFor, isOnStatus, statusFor, targetState, verbFor } from './actions.ts';
+import type { DevicesRepo } from './devices-repo.ts';
+import type { OutputMap } from './outputs.ts';
+
+export interface ControlRequest {
+  deviceId: string;
+  action: ControlAction;
+  source: ControlSource;
+  /** Username for 'user', rule name for 'rule', interlock name for 'safety', 'gateway' for 'system'. */
+  actor: string;
+  reason?: string;
+}
+
+export interface ControlResult {
+  device: Device;
+  controlLog: ControlLog;
+  message: string;
+}
+
+/** The checks the safety layer makes before anything is switched on (it may refuse with 409). */
+export interface TurnOnGuard {
+  checkTurnOn(device: Device, source: ControlSource, allDevices: readonly Device[]): void;
+}
+
+export interface ControlDeps {
+  repo: DevicesRepo;
+  outputs: OutputMap;
+  settings: SettingsService;
+  bus: EventBus;
+  safety: TurnOnGuard;
+  now: () => number;
+}
+
+/**
+ * The one path for every state change of a device, whoever asks (user over REST or websocket, rule,
+ * safety, system). Order: refuse what safety or maintenance forbids, drive the output and wait for the
+ * hardware, then persist status + control-log row in one transaction, then publish `deviceChanged`.
+ * Requests run one at a time, so two callers never interleave between the check and the switch
+ * (e.g. a heater and the cooling being switched on at once).
+ */
+export class ControlService {
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: ControlDeps) {}
+
+  control(request: ControlRequest): Promise<ControlResult> {
+    const run = this.#queue.then(() => this.#apply(request));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Switches a device off (or closes it), whatever its type; for safety, quick actions and deletion. */
+  switchOff(deviceId: string, source: ControlSource, actor: string, reason: string): Promise<ControlResult> {
+    const device = this.deps.repo.find(deviceId);
+    if (!device) return Promise.reject(notFound(`Device '${deviceId}' not found`));
+    return this.control({ deviceId, action: actionFor(device.deviceType, false), source, actor, reason });
+  }
+
+  async #apply(request: ControlRequest): Promise<ControlResult> {
+    const { repo, bus, settings } = this.deps;
+    const device = repo.find(request.deviceId);
+    if (!device) throw notFound(`Device '${request.deviceId}' not found`);
+    const wasOn = isOnStatus(device.status);
+    const on = targetState(device.deviceType, request.action, wasOn);
+
+    if (on) {
+      if (settings.get().systemSettings.maintenanceMode) {
+        throw conflict('Maintenance mode is on: device control is disabled except switching devices off');
+      }
+      this.deps.safety.checkTurnOn(device, request.source, repo.list());
+    }
+
+    const unbound = await this.#drive(device, on);
+
+    const newStatus = statusFor(device.deviceType, on);
+    const changed = newStatus !== device.status;
+    const what = changed ? `${device.deviceName} ${verbFor(device.deviceType, on)}` : `${device.deviceName} is already ${newStatus}`;
+    const message = unbound ? `${what} (not connected to hardware)` : what;
+    const { device: updated, controlLog } = repo.recordStateChange({
+      deviceId: device.deviceId,
+      action: request.action,
+      previousStatus: device.status,
+      newStatus,
+      source: request.source,
+      actor: request.actor,
+      reason: request.reason ?? message,
+      atMs: this.deps.now(),
+    });
+    bus.emit('deviceChanged', { greenhouseId: repo.greenhouseId, device: updated, action: request.action, controlLog });
+    return { device: updated, controlLog, message };
+  }
+
+  /**
+   * Drives the bound output; answers true when the device is not connected to hardware. An output
+   * that the hardware could not provide may still be switched off (nothing to drive), never on.
+   */
+  async #drive(device: Device, on: boolean): Promise<boolean> {
+    if (!device.output) return true;
+    const output = this.deps.outputs.get(device.output.outputId);
+    if (!output) {
+      if (!on) return false;
+      throw new HttpError(503, `Output '${device.output.outputId}' of ${device.deviceName} is not available on this hardware`);
+    }
+    try {
+      await output.set(on);
+    } catch (err) {
+      throw new HttpError(503, `Output '${output.outputId}' of ${device.deviceName} did not respond: ${(err as Error).message}`);
+    }
+    return false;
+  }
+}

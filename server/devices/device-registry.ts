@@ -1,0 +1,138 @@
+import type { AddableDeviceType, AutomationRules, Device, DeviceType } from '../contract/device.ts';
+import type { EventBus } from '../events/bus.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { isOnStatus, safeStatusFor } from './actions.ts';
+import type { ControlService } from './control-service.ts';
+import type { DevicePatch, DevicesRepo } from './devices-repo.ts';
+
+export interface AddDeviceInput {
+  deviceId: string;
+  deviceName: string;
+  deviceType: AddableDeviceType;
+  location: string;
+  powerConsumption: number;
+  outputId?: string | null;
+}
+
+export interface UpdateDeviceInput {
+  deviceName?: string;
+  location?: string;
+  powerConsumption?: number;
+  outputId?: string | null;
+}
+
+/** Adding, changing and removing devices, their automation settings, and the start-up sync with config. */
+export class DeviceRegistry {
+  constructor(
+    private readonly repo: DevicesRepo,
+    private readonly control: ControlService,
+    private readonly bus: EventBus,
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * At start: every configured output with a `device` has its device row (created if missing; a user's
+   * name, rules and auto mode are kept), and every row says OFF/CLOSED, because the outputs were just
+   * driven to their safe state. A row that said otherwise gets a 'system' control-log entry.
+   */
+  syncAtStart(): void {
+    for (const output of this.repo.configuredOutputs()) {
+      const wanted = output.device;
+      if (!wanted) continue;
+      const existing = this.repo.find(wanted.deviceId);
+      const holder = this.repo.findByOutput(output.outputId);
+      if (holder && holder.deviceId !== wanted.deviceId) this.repo.update(holder.deviceId, { outputId: null });
+      if (!existing) {
+        this.repo.insert({
+          deviceId: wanted.deviceId,
+          deviceName: wanted.deviceName,
+          deviceType: wanted.deviceType,
+          location: 'Main Greenhouse',
+          powerConsumption: wanted.powerW,
+          outputId: output.outputId,
+          status: safeStatusFor(wanted.deviceType),
+        });
+      } else if (existing.output?.outputId !== output.outputId) {
+        this.repo.update(wanted.deviceId, { outputId: output.outputId });
+      }
+    }
+    for (const device of this.repo.list()) {
+      const safe = safeStatusFor(device.deviceType);
+      if (device.status === safe) continue;
+      this.repo.recordStateChange({
+        deviceId: device.deviceId,
+        action: 'safe_state',
+        previousStatus: device.status,
+        newStatus: safe,
+        source: 'system',
+        actor: 'gateway',
+        reason: 'Gateway started: every output starts in its safe state',
+        atMs: this.now(),
+      });
+    }
+  }
+
+  add(input: AddDeviceInput): Device {
+    if (this.repo.find(input.deviceId)) throw conflict(`deviceId '${input.deviceId}' is already in use`);
+    const outputId = input.outputId ?? null;
+    if (outputId !== null) this.#checkBinding(input.deviceType, outputId, null);
+    const device = this.repo.insert({ ...input, outputId, status: safeStatusFor(input.deviceType) });
+    this.bus.emit('deviceAdded', { greenhouseId: this.repo.greenhouseId, device });
+    return device;
+  }
+
+  update(deviceId: string, input: UpdateDeviceInput): Device {
+    const device = this.#get(deviceId);
+    const patch: DevicePatch = { ...input };
+    if (input.outputId !== undefined && input.outputId !== (device.output?.outputId ?? null)) {
+      if (isOnStatus(device.status)) {
+        throw conflict(`Switch ${device.deviceName} off before changing its output: the old output would stay on`);
+      }
+      if (input.outputId !== null) this.#checkBinding(device.deviceType, input.outputId, deviceId);
+    }
+    return this.#changed(this.repo.update(deviceId, patch));
+  }
+
+  setAutomation(deviceId: string, rules: Partial<AutomationRules> | undefined, autoMode: boolean | undefined): Device {
+    const device = this.#get(deviceId);
+    const automationRules = { ...device.automationRules, ...rules };
+    return this.#changed(this.repo.update(deviceId, { automationRules, autoMode: autoMode ?? device.autoMode }));
+  }
+
+  /** Switches the device off first (its output must not stay energised), then removes it. */
+  async remove(deviceId: string, actor: string): Promise<void> {
+    const device = this.#get(deviceId);
+    if (isOnStatus(device.status)) await this.control.switchOff(deviceId, 'user', actor, `${device.deviceName} switched off before removal`);
+    this.repo.remove(deviceId);
+    this.bus.emit('deviceRemoved', { greenhouseId: this.repo.greenhouseId, deviceId });
+  }
+
+  /** Outputs of the wiring config that no device is bound to: what a new device may use. */
+  freeOutputs(): Array<{ outputId: string; kind: 'relay' | 'servo'; pin: number }> {
+    return this.repo
+      .configuredOutputs()
+      .filter((o) => !this.repo.findByOutput(o.outputId))
+      .map((o) => ({ outputId: o.outputId, kind: o.kind, pin: o.pin }));
+  }
+
+  #checkBinding(deviceType: DeviceType, outputId: string, selfId: string | null): void {
+    const output = this.repo.outputConfig(outputId);
+    if (!output) throw badRequest(`outputId '${outputId}' is not a configured output`, 'outputId');
+    const holder = this.repo.findByOutput(outputId);
+    if (holder && holder.deviceId !== selfId) throw conflict(`outputId '${outputId}' is already used by ${holder.deviceName}`);
+    if ((output.kind === 'servo') !== (deviceType === 'SERVO')) {
+      throw badRequest(`outputId '${outputId}' is a ${output.kind} output and cannot drive a ${deviceType}`, 'outputId');
+    }
+  }
+
+  #get(deviceId: string): Device {
+    const device = this.repo.find(deviceId);
+    if (!device) throw notFound(`Device '${deviceId}' not found`);
+    return device;
+  }
+
+  #changed(device: Device): Device {
+    this.bus.emit('deviceChanged', { greenhouseId: this.repo.greenhouseId, device, action: null, controlLog: null });
+    return device;
+  }
+}

@@ -1,0 +1,218 @@
+import { and, desc, eq, ne } from 'drizzle-orm';
+import {
+  EMPTY_RULES,
+  type AutomationRules,
+  type ControlLog,
+  type ControlSource,
+  type Device,
+  type DeviceStatus,
+  type DeviceType,
+  type OutputBinding,
+} from '../contract/device.ts';
+import type { OutputConfig } from '../config/schema.ts';
+import { toIso, type Db } from '../db/open.ts';
+import { controlLog, devices } from '../db/schema.ts';
+
+type DeviceRow = typeof devices.$inferSelect;
+type LogRow = typeof controlLog.$inferSelect;
+
+export interface NewDevice {
+  deviceId: string;
+  deviceName: string;
+  deviceType: DeviceType;
+  location: string;
+  powerConsumption: number;
+  outputId: string | null;
+  status: DeviceStatus;
+}
+
+export interface DevicePatch {
+  deviceName?: string;
+  location?: string;
+  powerConsumption?: number;
+  outputId?: string | null;
+  autoMode?: boolean;
+  automationRules?: AutomationRules;
+}
+
+export interface StateChange {
+  deviceId: string;
+  action: string;
+  previousStatus: DeviceStatus;
+  newStatus: DeviceStatus;
+  source: ControlSource;
+  actor: string;
+  reason: string;
+  atMs: number;
+}
+
+/**
+ * The `devices` and `control_log` tables. Knows the configured outputs so every Device it returns
+ * carries its binding; `isAvailable` says whether the hardware could open that output.
+ */
+export class DevicesRepo {
+  readonly #outputs: Map<string, OutputConfig>;
+
+  constructor(
+    private readonly db: Db,
+    readonly greenhouseId: string,
+    outputs: readonly OutputConfig[],
+    private readonly isAvailable: (outputId: string) => boolean,
+    private readonly now: () => number,
+  ) {
+    this.#outputs = new Map(outputs.map((o) => [o.outputId, o]));
+  }
+
+  outputConfig(outputId: string): OutputConfig | undefined {
+    return this.#outputs.get(outputId);
+  }
+
+  configuredOutputs(): OutputConfig[] {
+    return [...this.#outputs.values()];
+  }
+
+  list(): Device[] {
+    return this.db.select().from(devices).where(eq(devices.greenhouseId, this.greenhouseId)).orderBy(devices.id).all().map((r) => this.#toDevice(r));
+  }
+
+  find(deviceId: string): Device | null {
+    const row = this.db.select().from(devices).where(eq(devices.deviceId, deviceId)).get();
+    return row && row.greenhouseId === this.greenhouseId ? this.#toDevice(row) : null;
+  }
+
+  /** The device bound to an output, if any. */
+  findByOutput(outputId: string): Device | null {
+    const row = this.db.select().from(devices).where(eq(devices.outputId, outputId)).get();
+    return row ? this.#toDevice(row) : null;
+  }
+
+  insert(input: NewDevice): Device {
+    const nowDate = new Date(this.now());
+    this.db
+      .insert(devices)
+      .values({
+        deviceId: input.deviceId,
+        greenhouseId: this.greenhouseId,
+        name: input.deviceName,
+        type: input.deviceType,
+        status: input.status,
+        powerW: input.powerConsumption,
+        location: input.location,
+        automationRules: { ...EMPTY_RULES },
+        outputId: input.outputId,
+        createdAt: nowDate,
+        updatedAt: nowDate,
+      })
+      .run();
+    return this.find(input.deviceId)!;
+  }
+
+  update(deviceId: string, patch: DevicePatch): Device {
+    const set: Partial<typeof devices.$inferInsert> = { updatedAt: new Date(this.now()) };
+    if (patch.deviceName !== undefined) set.name = patch.deviceName;
+    if (patch.location !== undefined) set.location = patch.location;
+    if (patch.powerConsumption !== undefined) set.powerW = patch.powerConsumption;
+    if (patch.outputId !== undefined) set.outputId = patch.outputId;
+    if (patch.autoMode !== undefined) set.autoMode = patch.autoMode;
+    if (patch.automationRules !== undefined) set.automationRules = patch.automationRules;
+    this.db.update(devices).set(set).where(eq(devices.deviceId, deviceId)).run();
+    return this.find(deviceId)!;
+  }
+
+  remove(deviceId: string): void {
+    this.db.delete(devices).where(eq(devices.deviceId, deviceId)).run();
+  }
+
+  /** Writes the new status and its control-log row in one transaction (a power cut keeps both or neither). */
+  recordStateChange(change: StateChange): { device: Device; controlLog: ControlLog } {
+    const at = new Date(change.atMs);
+    const turnedOn = change.newStatus === 'ON' || change.newStatus === 'OPEN';
+    const logRow = this.db.transaction((tx) => {
+      tx.update(devices)
+        .set({ status: change.newStatus, updatedAt: at, ...(turnedOn && change.previousStatus !== change.newStatus ? { lastActivatedAt: at } : {}) })
+        .where(eq(devices.deviceId, change.deviceId))
+        .run();
+      return tx
+        .insert(controlLog)
+        .values({
+          deviceId: change.deviceId,
+          greenhouseId: this.greenhouseId,
+          action: change.action,
+          previousStatus: change.previousStatus,
+          newStatus: change.newStatus,
+          source: change.source,
+          actor: change.actor,
+          reason: change.reason,
+          createdAt: at,
+        })
+        .returning()
+        .get();
+    });
+    return { device: this.find(change.deviceId)!, controlLog: toControlLog(logRow) };
+  }
+
+  /** Newest first. */
+  controlLog(deviceId: string, limit: number): ControlLog[] {
+    return this.db
+      .select()
+      .from(controlLog)
+      .where(eq(controlLog.deviceId, deviceId))
+      .orderBy(desc(controlLog.createdAt), desc(controlLog.id))
+      .limit(limit)
+      .all()
+      .map(toControlLog);
+  }
+
+  /** When the device last actually changed state (epoch ms), or null: the rule engine's min on/off times. */
+  lastSwitchedAtMs(deviceId: string): number | null {
+    const row = this.db
+      .select({ createdAt: controlLog.createdAt })
+      .from(controlLog)
+      .where(and(eq(controlLog.deviceId, deviceId), ne(controlLog.previousStatus, controlLog.newStatus)))
+      .orderBy(desc(controlLog.createdAt), desc(controlLog.id))
+      .limit(1)
+      .get();
+    return row ? row.createdAt.getTime() : null;
+  }
+
+  #binding(outputId: string | null): OutputBinding | null {
+    if (outputId === null) return null;
+    const config = this.#outputs.get(outputId);
+    if (!config) return null;
+    return { outputId, kind: config.kind, pin: config.pin, available: this.isAvailable(outputId) };
+  }
+
+  #toDevice(row: DeviceRow): Device {
+    return {
+      _id: String(row.id),
+      deviceId: row.deviceId,
+      greenhouseId: row.greenhouseId,
+      deviceName: row.name,
+      deviceType: row.type as DeviceType,
+      status: row.status as DeviceStatus,
+      powerConsumption: row.powerW,
+      intensity: row.intensityPct,
+      autoMode: row.autoMode,
+      location: row.location,
+      lastActivated: toIso(row.lastActivatedAt),
+      automationRules: { ...EMPTY_RULES, ...(row.automationRules as Partial<AutomationRules>) },
+      output: this.#binding(row.outputId),
+      createdAt: toIso(row.createdAt),
+      updatedAt: toIso(row.updatedAt),
+    };
+  }
+}
+
+function toControlLog(row: LogRow): ControlLog {
+  return {
+    _id: String(row.id),
+    deviceId: row.deviceId,
+    action: row.action,
+    previousStatus: row.previousStatus as DeviceStatus,
+    newStatus: row.newStatus as DeviceStatus,
+    source: row.source,
+    actor: row.actor,
+    reason: row.reason,
+    timestamp: toIso(row.createdAt),
+  };
+}

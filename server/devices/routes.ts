@@ -1,0 +1,107 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { FailureEnvelope, GreenhouseParams } from '../contract/common.ts';
+import { requireWriter } from '../auth/guard.ts';
+import { notFound } from '../http/errors.ts';
+import { ok } from '../http/reply.ts';
+import type { ControlService } from './control-service.ts';
+import type { DeviceRegistry } from './device-registry.ts';
+import type { DevicesRepo } from './devices-repo.ts';
+import type { QuickActions } from './quick-actions.ts';
+import {
+  AddDeviceBody,
+  AutomationBody,
+  ControlBody,
+  ControlReply,
+  DeviceIdParams,
+  DeviceListReply,
+  DeviceReply,
+  EmptyReply,
+  FreeOutputsReply,
+  LogQuery,
+  LogReply,
+  QuickActionReply,
+  StatsReply,
+  UpdateDeviceBody,
+} from './schemas.ts';
+import { deviceStats } from './stats.ts';
+
+export interface DeviceRoutesOptions {
+  repo: DevicesRepo;
+  registry: DeviceRegistry;
+  control: ControlService;
+  quickActions: QuickActions;
+}
+
+const failures = { 400: FailureEnvelope, 401: FailureEnvelope, 403: FailureEnvelope, 404: FailureEnvelope, 409: FailureEnvelope, 503: FailureEnvelope };
+const actorOf = (request: FastifyRequest) => request.account?.username ?? 'unknown';
+
+/** /api/devices (design.md, Contract; spec section 7). Reads for everyone signed in; changes for writers. */
+export async function deviceRoutes(fastify: FastifyInstance, options: DeviceRoutesOptions): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { repo, registry, control, quickActions } = options;
+  const writer = { preValidation: requireWriter() };
+
+  app.get('/:greenhouseId', { schema: { params: GreenhouseParams, response: { 200: DeviceListReply, ...failures } } }, async () =>
+    ok(repo.list()),
+  );
+
+  app.get('/stats/:greenhouseId', { schema: { params: GreenhouseParams, response: { 200: StatsReply, ...failures } } }, async () =>
+    ok(deviceStats(repo.list())),
+  );
+
+  app.get('/free-outputs/:greenhouseId', { schema: { params: GreenhouseParams, response: { 200: FreeOutputsReply, ...failures } } }, async () =>
+    ok(registry.freeOutputs()),
+  );
+
+  app.get('/:deviceId/log', { schema: { params: DeviceIdParams, querystring: LogQuery, response: { 200: LogReply, ...failures } } }, async (request) => {
+    if (!repo.find(request.params.deviceId)) throw notFound(`Device '${request.params.deviceId}' not found`);
+    return ok(repo.controlLog(request.params.deviceId, request.query.limit));
+  });
+
+  app.post('/', { schema: { body: AddDeviceBody, response: { 201: DeviceReply, ...failures } }, ...writer }, async (request, reply) => {
+    const { location, powerConsumption, ...rest } = request.body;
+    const device = registry.add({ ...rest, location: location ?? 'Main Greenhouse', powerConsumption: powerConsumption ?? 0 });
+    return reply.status(201).send(ok(device, 'Device added successfully'));
+  });
+
+  app.put('/:deviceId', { schema: { params: DeviceIdParams, body: UpdateDeviceBody, response: { 200: DeviceReply, ...failures } }, ...writer }, async (request) =>
+    ok(registry.update(request.params.deviceId, request.body), 'Device updated successfully'),
+  );
+
+  app.delete('/:deviceId', { schema: { params: DeviceIdParams, response: { 200: EmptyReply, ...failures } }, ...writer }, async (request) => {
+    await registry.remove(request.params.deviceId, actorOf(request));
+    return ok(null, 'Device removed');
+  });
+
+  app.post('/:deviceId/control', { schema: { params: DeviceIdParams, body: ControlBody, response: { 200: ControlReply, ...failures } }, ...writer }, async (request) => {
+    const result = await control.control({ deviceId: request.params.deviceId, action: request.body.action, source: 'user', actor: actorOf(request) });
+    return { success: true as const, message: result.message, data: { device: result.device, controlLog: result.controlLog }, controlLog: result.controlLog };
+  });
+
+  app.post('/:deviceId/toggle', { schema: { params: DeviceIdParams, response: { 200: ControlReply, ...failures } }, ...writer }, async (request) => {
+    const result = await control.control({ deviceId: request.params.deviceId, action: 'toggle', source: 'user', actor: actorOf(request) });
+    return { success: true as const, message: result.message, data: { device: result.device, controlLog: result.controlLog }, controlLog: result.controlLog };
+  });
+
+  app.post('/:deviceId/automation', { schema: { params: DeviceIdParams, body: AutomationBody, response: { 200: DeviceReply, ...failures } }, ...writer }, async (request) =>
+    ok(registry.setAutomation(request.params.deviceId, request.body.automationRules, request.body.autoMode), 'Automation settings updated successfully'),
+  );
+
+  const quick = { schema: { params: GreenhouseParams, response: { 200: QuickActionReply, ...failures } }, ...writer };
+
+  app.post('/actions/turn-off-all/:greenhouseId', quick, async (request) => {
+    const result = await quickActions.turnOffAll(actorOf(request));
+    return ok(result, `${result.devicesTurnedOff} device(s) turned off`);
+  });
+
+  app.post('/actions/enable-auto/:greenhouseId', quick, async () => {
+    const result = quickActions.enableAuto();
+    return ok(result, `Auto mode enabled on ${result.devicesEnabled} device(s)`);
+  });
+
+  app.post('/actions/optimize-power/:greenhouseId', quick, async (request) => {
+    const result = await quickActions.optimizePower(actorOf(request));
+    return ok(result, `Power optimized: ${result.devicesTurnedOff} device(s) turned off, ${result.powerSavedW} W saved`);
+  });
+}

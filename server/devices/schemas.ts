@@ -1,0 +1,87 @@
+import Type from 'typebox';
+import { Envelope } from '../contract/common.ts';
+import { AddableDeviceType, ControlAction, ControlLog, Device, DeviceStats } from '../contract/device.ts';
+
+export const DeviceIdParams = Type.Object({
+  deviceId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+});
+
+const DeviceName = Type.String({ minLength: 1, maxLength: 100 });
+const Location = Type.String({ minLength: 1, maxLength: 100 });
+const Power = Type.Number({ minimum: 0, maximum: 100000 });
+const OutputId = Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()]);
+
+export const AddDeviceBody = Type.Object(
+  {
+    deviceName: DeviceName,
+    deviceId: DeviceIdParams.properties.deviceId,
+    deviceType: AddableDeviceType,
+    location: Type.Optional(Location),
+    powerConsumption: Type.Optional(Power),
+    outputId: Type.Optional(OutputId),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateDeviceBody = Type.Object(
+  {
+    deviceName: Type.Optional(DeviceName),
+    location: Type.Optional(Location),
+    powerConsumption: Type.Optional(Power),
+    outputId: Type.Optional(OutputId),
+  },
+  { additionalProperties: false },
+);
+
+export const ControlBody = Type.Object({ action: ControlAction });
+
+const Percent = Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]);
+const AnyNumber = Type.Union([Type.Number({ minimum: -100, maximum: 200 }), Type.Null()]);
+export const AutomationBody = Type.Object({
+  automationRules: Type.Optional(
+    Type.Object(
+      {
+        temperatureHigh: Type.Optional(AnyNumber),
+        temperatureLow: Type.Optional(AnyNumber),
+        humidityHigh: Type.Optional(Percent),
+        humidityLow: Type.Optional(Percent),
+        soilMoistureLow: Type.Optional(Percent),
+        lightLevelLow: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 200000 }), Type.Null()])),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  autoMode: Type.Optional(Type.Boolean()),
+});
+
+export const LogQuery = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }) });
+
+export const DeviceReply = Envelope(Device);
+export const DeviceListReply = Envelope(Type.Array(Device));
+export const StatsReply = Envelope(DeviceStats);
+export const LogReply = Envelope(Type.Array(ControlLog));
+export const ControlReply = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String(),
+  data: Type.Object({ device: Device, controlLog: ControlLog }),
+  controlLog: ControlLog,
+});
+export const FreeOutputsReply = Envelope(
+  Type.Array(Type.Object({ outputId: Type.String(), kind: Type.Union([Type.Literal('relay'), Type.Literal('servo')]), pin: Type.Integer() })),
+);
+export const QuickActionReply = Envelope(
+  Type.Object({
+    devicesTurnedOff: Type.Optional(Type.Integer()),
+    devicesEnabled: Type.Optional(Type.Integer()),
+    powerSavedW: Type.Optional(Type.Number()),
+  }),
+);
+export const EmptyReply = Envelope(Type.Null());
+
+/** The websocket `device-control` command (design.md: same rules as REST). */
+export const DeviceControlCommand = Type.Object({
+  deviceId: DeviceIdParams.properties.deviceId,
+  action: ControlAction,
+  greenhouseId: Type.String({ minLength: 1, maxLength: 64 }),
+  extras: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});

@@ -1,0 +1,143 @@
+// Device Control as a user works it: add a device, switch it, set an automation rule, quick actions,
+// and a second dashboard (a viewer) that follows along without controls.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { httpClient } from '../support/http.ts';
+import { launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, toasts, type BrowserGateway } from './harness.ts';
+
+const grower = { username: 'grower', password: 'tomatoes-2026' };
+const watcher = { username: 'watcher', password: 'peppers-2026', role: 'viewer' as const };
+
+describe('Device Control screen', () => {
+  let server: BrowserGateway;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  async function page(user: typeof grower): Promise<Page> {
+    const { context, page } = await newPage(browser, server.url);
+    contexts.push(context);
+    await signInViaUi(page, user);
+    await page.getByRole('link', { name: 'Device Control' }).click();
+    await page.waitForURL('**/dashboard/devices');
+    return page;
+  }
+  const card = (p: Page, deviceId: string) => p.getByTestId(`device-${deviceId}`);
+  const stat = async (p: Page, testId: string) => p.getByTestId(testId).locator('.stat-value').textContent();
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
+    for (const user of [grower, watcher]) {
+      const { context, page } = await newPage(browser, server.url);
+      await signUpViaUi(page, user);
+      await context.close();
+    }
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows the configured devices grouped by type with the summary cards', async () => {
+    const p = await page(grower);
+    for (const heading of ['Ventilation Fans', 'Water Pumps', 'LED Lights', 'Heaters', 'Cooling Systems', 'Roof Windows']) {
+      await p.getByRole('heading', { name: heading }).waitFor();
+    }
+    await p.getByText('Connected', { exact: true }).first().waitFor();
+    expect(await stat(p, 'devices-total-devices')).toBe('6');
+    expect(await stat(p, 'devices-active-devices')).toBe('0');
+    await card(p, 'window-1').getByRole('button', { name: 'Open' }).waitFor();
+    await card(p, 'pump-1').getByRole('button', { name: 'Automation Settings' }).waitFor();
+  });
+
+  it('adds a device (validation, Generate ID), switches it, sets a rule, and runs the quick actions', async () => {
+    const p = await page(grower);
+    const viewer = await page(watcher);
+
+    await p.getByRole('button', { name: 'Add Device' }).first().click();
+    const dialog = p.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Add Device' }).click();
+    await dialog.getByText('Device name is required').waitFor();
+    await dialog.getByText('Device type is required').waitFor();
+    await dialog.getByLabel('Device Name').fill('Side Fan');
+    await dialog.getByLabel('Device Type').selectOption('FAN');
+    await dialog.getByRole('button', { name: 'Generate ID' }).click();
+    const deviceId = await dialog.getByLabel('Device ID').inputValue();
+    expect(deviceId).toMatch(/^fan_\d{6}$/);
+    expect(await dialog.getByLabel('Location').inputValue()).toBe('Main Greenhouse');
+    await dialog.getByLabel('Power Consumption (W)').fill('-3');
+    await dialog.getByRole('button', { name: 'Add Device' }).click();
+    await dialog.getByText('Power consumption must be a number of 0 or more').waitFor();
+    await dialog.getByLabel('Power Consumption (W)').fill('25');
+    await dialog.getByRole('button', { name: 'Add Device' }).click();
+    await toasts(p).filter({ hasText: 'Device added successfully' }).waitFor();
+    expect(await p.getByRole('dialog').count()).toBe(0);
+    await card(p, deviceId).getByText('Not connected to hardware').waitFor();
+    // The viewer's dashboard hears about it, and shows no controls.
+    await toasts(viewer).filter({ hasText: 'New device added: Side Fan' }).waitFor();
+    await card(viewer, deviceId).waitFor();
+    expect(await viewer.getByRole('button', { name: 'Add Device' }).count()).toBe(0);
+    expect(await card(viewer, deviceId).getByRole('button').count()).toBe(0);
+
+    // Switch it on: the status, the summary and the other dashboard follow.
+    await card(p, deviceId).getByRole('button', { name: 'Turn On' }).click();
+    await card(p, deviceId).getByTestId('device-status').getByText('ON', { exact: true }).waitFor();
+    await card(viewer, deviceId).getByTestId('device-status').getByText('ON', { exact: true }).waitFor();
+    await p.getByTestId('devices-power-usage-w-').getByText('25', { exact: true }).waitFor();
+
+    // Optimize Power switches off the manual device no rule needs.
+    await p.getByRole('button', { name: 'Optimize Power' }).click();
+    await toasts(p).filter({ hasText: '25 W saved' }).waitFor();
+    await card(p, deviceId).getByTestId('device-status').getByText('OFF', { exact: true }).waitFor();
+
+    // Automation: rule fields appear only with auto mode, by type (a fan: temperature high, humidity high).
+    await card(p, deviceId).getByRole('button', { name: 'Automation Settings' }).click();
+    const automation = p.getByRole('dialog');
+    expect(await automation.getByLabel('Temperature High (°C)').count()).toBe(0);
+    await automation.getByLabel('Auto Mode').check();
+    await automation.getByLabel('Temperature High (°C)').fill('30.5');
+    await automation.getByLabel('Humidity High (%)').waitFor();
+    expect(await automation.getByLabel('Soil Moisture Low (%)').count()).toBe(0);
+    await automation.getByRole('button', { name: 'Save Settings' }).click();
+    await toasts(p).filter({ hasText: 'Automation settings updated successfully' }).waitFor();
+    await card(p, deviceId).getByText('AUTO', { exact: true }).waitFor();
+    const saved = await httpClient(server.url).get('/api/devices/greenhouse-001', await token(p));
+    expect(saved.body.data.find((d: any) => d.deviceId === deviceId).automationRules).toMatchObject({ temperatureHigh: 30.5, humidityHigh: null });
+
+    // Enable Auto Mode and Turn Off All (after confirming).
+    await p.getByRole('button', { name: 'Enable Auto Mode' }).click();
+    await toasts(p).filter({ hasText: 'Auto mode enabled' }).waitFor();
+    await card(p, deviceId).getByRole('button', { name: 'Turn On' }).click();
+    await card(p, deviceId).getByTestId('device-status').getByText('ON', { exact: true }).waitFor();
+    p.once('dialog', (d) => void d.accept());
+    await p.getByRole('button', { name: 'Turn Off All Devices' }).click();
+    await toasts(p).filter({ hasText: 'turned off' }).waitFor();
+    await card(p, deviceId).getByTestId('device-status').getByText('OFF', { exact: true }).waitFor();
+    expect(await stat(p, 'devices-active-devices')).toBe('0');
+  });
+
+  it('a control the server refuses shows its message (maintenance mode)', async () => {
+    const p = await page(grower);
+    server.gateway.settings.updateSystem({ maintenanceMode: true });
+    try {
+      await card(p, 'fan-1').getByRole('button', { name: 'Turn On' }).click();
+      await toasts(p).filter({ hasText: 'Maintenance mode is on' }).waitFor();
+      await card(p, 'fan-1').getByTestId('device-status').getByText('OFF', { exact: true }).waitFor();
+    } finally {
+      server.gateway.settings.updateSystem({ maintenanceMode: false });
+    }
+  });
+
+  it('switches a configured output of the simulated greenhouse', async () => {
+    const p = await page(grower);
+    await card(p, 'window-1').getByRole('button', { name: 'Open' }).click();
+    await card(p, 'window-1').getByTestId('device-status').getByText('OPEN', { exact: true }).waitFor();
+    await card(p, 'window-1').getByRole('button', { name: 'Close' }).click();
+    await card(p, 'window-1').getByTestId('device-status').getByText('CLOSED', { exact: true }).waitFor();
+  });
+});
+
+async function token(p: Page): Promise<string> {
+  return (await p.evaluate(() => localStorage.getItem('token'))) ?? '';
+}

@@ -1,0 +1,78 @@
+// Pure helpers of the Device Control screen: groups, badges, the control button's action.
+import type { ControlAction, Device, DeviceStatus, DeviceType } from '../../../../server/contract/device.ts';
+
+export const ADDABLE_TYPES = ['FAN', 'WATER_PUMP', 'LED_LIGHT', 'HEATER', 'COOLING_SYSTEM'] as const;
+
+/** Group headings in the spec's order; servo windows come last. */
+export const GROUPS: ReadonlyArray<{ type: DeviceType; heading: string }> = [
+  { type: 'FAN', heading: 'Ventilation Fans' },
+  { type: 'WATER_PUMP', heading: 'Water Pumps' },
+  { type: 'LED_LIGHT', heading: 'LED Lights' },
+  { type: 'HEATER', heading: 'Heaters' },
+  { type: 'COOLING_SYSTEM', heading: 'Cooling Systems' },
+  { type: 'SERVO', heading: 'Roof Windows' },
+];
+
+/** Active = ON, or OPEN for a window (the server's stats count the same). */
+export const isActive = (status: DeviceStatus) => status === 'ON' || status === 'OPEN';
+
+/** Spec section 4: servo open/close by status, pump turn_on/turn_off, others toggle. */
+export function controlActionFor(device: Device): ControlAction {
+  if (device.deviceType === 'SERVO') return device.status === 'OPEN' ? 'close' : 'open';
+  if (device.deviceType === 'WATER_PUMP') return device.status === 'ON' ? 'turn_off' : 'turn_on';
+  return 'toggle';
+}
+
+export function controlLabel(device: Device): string {
+  if (device.deviceType === 'SERVO') return device.status === 'OPEN' ? 'Close' : 'Open';
+  return isActive(device.status) ? 'Turn Off' : 'Turn On';
+}
+
+export function statusBadgeClass(status: DeviceStatus): string {
+  switch (status) {
+    case 'ON':
+      return 'badge badge-on';
+    case 'AUTO':
+      return 'badge badge-auto';
+    case 'OPEN':
+      return 'badge badge-open';
+    default:
+      return 'badge badge-off';
+  }
+}
+
+export type RuleField = 'temperatureHigh' | 'temperatureLow' | 'humidityHigh' | 'humidityLow' | 'soilMoistureLow' | 'lightLevelLow';
+
+export const RULE_LABELS: Record<RuleField, string> = {
+  temperatureHigh: 'Temperature High (°C)',
+  temperatureLow: 'Temperature Low (°C)',
+  humidityHigh: 'Humidity High (%)',
+  humidityLow: 'Humidity Low (%)',
+  soilMoistureLow: 'Soil Moisture Low (%)',
+  lightLevelLow: 'Light Level Low (lux)',
+};
+
+const ALL_RULES = Object.keys(RULE_LABELS) as RuleField[];
+
+/** Spec section 5: the rule fields shown per type; any other type (e.g. a servo window) gets all six. */
+export function ruleFieldsFor(type: DeviceType): RuleField[] {
+  switch (type) {
+    case 'FAN':
+      return ['temperatureHigh', 'humidityHigh'];
+    case 'WATER_PUMP':
+      return ['soilMoistureLow'];
+    case 'LED_LIGHT':
+      return ['lightLevelLow'];
+    case 'HEATER':
+      return ['temperatureLow'];
+    case 'COOLING_SYSTEM':
+      return ['temperatureHigh'];
+    default:
+      return ALL_RULES;
+  }
+}
+
+/** Generate ID: lower-cased type, underscore, the last 6 digits of the current time in ms. */
+export function generateDeviceId(type: string, nowMs: number = Date.now()): string {
+  return `${(type || 'device').toLowerCase()}_${String(nowMs).slice(-6)}`;
+}
