@@ -57,7 +57,19 @@ describe('analytics screen', () => {
       await page.getByTestId(`average-${key}`).locator('.stat-value').filter({ hasText: text }).waitFor();
     }
     await page.getByText('Environmental Trends').waitFor();
-    await page.getByText('No device data available').first().waitFor();
+    const deviceStats = await httpClient(server.url).get('/api/devices/stats/greenhouse-001', token);
+    const byType: Array<{ _id: string; totalDevices: number; activeDevices: number }> = deviceStats.status === 200 ? deviceStats.body.data.byType : [];
+    if (byType.length === 0) {
+      await page.getByText('No device data available').first().waitFor();
+    } else {
+      const performance = page.getByTestId('device-performance');
+      for (const t of byType) {
+        const item = performance.locator('li').filter({ hasText: t._id.replaceAll('_', ' ') });
+        await item.getByText(`Total: ${t.totalDevices}`).waitFor();
+        await item.getByText(`Active: ${t.activeDevices}`).waitFor();
+      }
+      expect(await page.locator('.analytics-pie path').count()).toBe(byType.filter((t) => t.totalDevices > 0).length);
+    }
     expect(await page.getByRole('combobox', { name: 'Time range' }).inputValue()).toBe('24');
   });
 
