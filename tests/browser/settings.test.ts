@@ -57,6 +57,8 @@ describe('settings screen', () => {
   it('Notifications: the dark theme applies at once and is kept after saving', async () => {
     const page = await openSettings(admin, 'Notifications');
     await page.getByLabel('In-app notifications').waitFor();
+    // The browser gateway has no SMTP configured: the tab says email cannot be sent.
+    await page.getByTestId('email-not-configured').getByText('Email is not configured', { exact: false }).waitFor();
     await page.getByLabel('Email notifications (critical alerts)').check();
     await page.getByLabel('Dark').check();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
