@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../drivers/clock.ts';
 import { BACKUPS_KEPT, backupFileName } from '../../server/lifecycle/backup.ts';
 import { FIRST_RUN_DELAY_MS, LIFECYCLE_TICK_MS } from '../../server/lifecycle/data-lifecycle.ts';
-import { PRUNE_BATCH_ROWS } from '../../server/lifecycle/retention.ts';
+import { PRUNE_BATCH_ROWS, pruneOlderThan } from '../../server/lifecycle/retention.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser } from '../support/http.ts';
 import { seedReadings } from '../support/seed-readings.ts';
@@ -83,6 +83,24 @@ describe('retention pruning', () => {
       await gw.lifecycle.idle();
     }
     expect(count(sqlite, 'readings')).toBe(0);
+  });
+
+  it('yields to the event loop between batches, so a sampling tick can write in between', async () => {
+    const clock = new ManualClock();
+    const { gw } = await start(clock);
+    const sqlite = gw.database.sqlite;
+    seedReadings(sqlite, Array.from({ length: PRUNE_BATCH_ROWS * 4 }, (_, i) => ({ takenAtMs: clock.now() - 40 * DAY_MS + i })));
+    const pruning = pruneOlderThan(sqlite, clock.now() - 30 * DAY_MS);
+    // One turn of the event loop later: some batches are gone, the rest waits, and a tick's insert goes through.
+    await new Promise((resolve) => setImmediate(resolve));
+    const remaining = count(sqlite, 'readings');
+    expect(remaining).toBeGreaterThan(0);
+    expect(remaining).toBeLessThan(PRUNE_BATCH_ROWS * 4);
+    expect(remaining % PRUNE_BATCH_ROWS).toBe(0);
+    seedReadings(sqlite, [{ takenAtMs: clock.now(), temperatureC: 22 }]);
+    const result = await pruning;
+    expect(result.deleted.readings).toBe(PRUNE_BATCH_ROWS * 4);
+    expect(count(sqlite, 'readings')).toBe(1);
   });
 
   it('a refused retention change prunes nothing', async () => {
