@@ -27,6 +27,10 @@ export interface HourlyBucket {
   hour?: number;
   _id?: number;
   count: number;
+  avgTemperature?: number | null;
+  avgHumidity?: number | null;
+  avgLightIntensity?: number | null;
+  avgSoilMoisture?: number | null;
 }
 
 async function orEmpty<T>(what: string, load: () => Promise<T>, empty: T): Promise<T> {

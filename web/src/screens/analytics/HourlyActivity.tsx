@@ -1,16 +1,29 @@
 // Hourly Sensor Activity: reading counts per hour of day (0-23) as SVG bars.
 import type { HourlyBucket } from '../../api/analytics.ts';
+import { formatLight, formatOneDecimal } from '../../format.ts';
 
 const WIDTH = 480;
 const HEIGHT = 160;
 
+const hourOf = (b: HourlyBucket) => b.hour ?? b._id;
+
 export function countsByHour(buckets: readonly HourlyBucket[]): number[] {
   const counts = Array.from({ length: 24 }, () => 0);
   for (const b of buckets) {
-    const hour = b.hour ?? b._id;
+    const hour = hourOf(b);
     if (typeof hour === 'number' && hour >= 0 && hour < 24 && typeof b.count === 'number') counts[hour] = (counts[hour] ?? 0) + b.count;
   }
   return counts;
+}
+
+/** Tooltip: the count and the hour's averages (spec section 9: one decimal, light as an integer). */
+function describeHour(hour: number, count: number, bucket: HourlyBucket | undefined): string {
+  const parts = [`${hour}:00 — ${count} readings`];
+  if (bucket?.avgTemperature != null) parts.push(`${formatOneDecimal(bucket.avgTemperature)}°C`);
+  if (bucket?.avgHumidity != null) parts.push(`${formatOneDecimal(bucket.avgHumidity)}%`);
+  if (bucket?.avgLightIntensity != null) parts.push(`${formatLight(bucket.avgLightIntensity)} lux`);
+  if (bucket?.avgSoilMoisture != null) parts.push(`soil ${formatOneDecimal(bucket.avgSoilMoisture)}%`);
+  return parts.join(', ');
 }
 
 export function HourlyActivity({ buckets }: { buckets: readonly HourlyBucket[] }) {
@@ -29,7 +42,7 @@ export function HourlyActivity({ buckets }: { buckets: readonly HourlyBucket[] }
             return (
               <g key={hour}>
                 <rect x={hour * barWidth + 2} y={HEIGHT - h} width={barWidth - 4} height={h} data-hour={hour} data-count={count}>
-                  <title>{`${hour}:00 — ${count} readings`}</title>
+                  <title>{describeHour(hour, count, buckets.find((b) => hourOf(b) === hour))}</title>
                 </rect>
                 {hour % 3 === 0 && (
                   <text x={hour * barWidth + barWidth / 2} y={HEIGHT + 13} textAnchor="middle">
