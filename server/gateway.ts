@@ -25,6 +25,8 @@ import { SettingsService } from './settings/settings-service.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { DataLifecycle } from './lifecycle/data-lifecycle.ts';
 import { createAlertsFeature } from './alerts/feature.ts';
+import { createSensorsFeature } from './sensors/feature.ts';
+import type { SamplingLoop } from './sensors/sampling-loop.ts';
 
 export interface GatewayOptions {
   /** Environment variables to read (default: none, so tests are not affected by the shell's). */
@@ -55,6 +57,8 @@ export interface Gateway {
   hub: RealtimeHub;
   /** The one path for every device state change (users, rules, safety, system). */
   control: ControlService;
+  /** The sampling loop: snapshot() of the newest values, lastSampleAt(sensorType), health(). */
+  sampler: SamplingLoop;
   /** http://host:port once started. */
   url: string;
   start(): Promise<void>;
@@ -148,10 +152,21 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     clock,
     logger: { info: (obj, msg) => app?.log.info(obj, msg), error: (obj, msg) => app?.log.error(obj, msg) },
   });
-  const features: Feature[] = [devices, alerts, lifecycle, {
+  const analytics: Feature = {
     name: 'analytics',
     routes: [{ prefix: '/analytics', plugin: analyticsRoutes, options: { dbPath: database.path, now } }],
-  }];
+  };
+  const sensors = createSensorsFeature({
+    sqlite: database.sqlite,
+    bus,
+    settings,
+    clock,
+    greenhouseId: config.greenhouseId,
+    sensors: hardware,
+    log: { error: (obj, msg) => app?.log.error(obj, msg) },
+  });
+  // The sampler starts last (and stops first), once every consumer of its ticks is listening.
+  const features: Feature[] = [devices, alerts, lifecycle, analytics, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   app = await buildApp({
@@ -181,6 +196,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     lifecycle,
     hub,
     control: devices.control,
+    sampler: sensors.sampler,
     url: '',
     async start() {
       unbridge = bridgeBusToHub(bus, hub);

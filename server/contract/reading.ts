@@ -35,6 +35,9 @@ export const Reading = Type.Object({
   /** The sensor's main value in `unit` (temperature for DHT11). */
   value: Type.Optional(Type.Number()),
   unit: Type.Optional(Type.String()),
+  /** Historical answers only: this point averages the bucket [timestamp, timestamp + bucketMs). A missing
+   * bucket between two points is a gap in the data, which the chart must not bridge. */
+  bucketMs: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 export type Reading = Static<typeof Reading>;
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createGateway, type Gateway } from '../../server/gateway.ts';
+import { createGateway, type Gateway, type GatewayOptions } from '../../server/gateway.ts';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB_DIST = join(REPO_ROOT, 'web', 'dist');
@@ -23,6 +23,8 @@ export interface BrowserGateway {
 export interface GatewayForBrowserOptions {
   /** Seed the demo admin and show its hint on the login screen (GREENHOUSE_DEMO). Default off. */
   demo?: boolean;
+  /** Fake hardware behind the driver interfaces (default: the simulator). */
+  hardware?: GatewayOptions['hardware'];
 }
 
 export async function startGatewayForBrowser(options: GatewayForBrowserOptions = {}): Promise<BrowserGateway> {
@@ -34,6 +36,7 @@ export async function startGatewayForBrowser(options: GatewayForBrowserOptions =
     env: {},
     overrides: { dataDir, port: 0, host: '127.0.0.1', demo: options.demo ?? false },
     webRoot: WEB_DIST,
+    hardware: options.hardware,
   });
   await gateway.start();
   return {

@@ -38,7 +38,7 @@ describe('dashboard shell', () => {
     await page.getByText('Real-time data updates active').waitFor();
   });
 
-  it('shows the overview stat cards and marked placeholders, with no alerts ringing', async () => {
+  it('shows the overview stat cards and widgets, with no alerts ringing', async () => {
     const page = await signedInPage();
     const cards: [string, string][] = [
       ['stat-total-devices', 'Total Devices'],
@@ -55,7 +55,7 @@ describe('dashboard shell', () => {
     }
     expect(await page.getByTestId('alert-bell').locator('.bell-count').count()).toBe(0);
     await page.getByText('Sensor Overview').waitFor();
-    expect(await page.getByText('Coming soon').count()).toBeGreaterThan(0);
+    await page.getByTestId('environmental-status').waitFor();
   });
 
   it('reloads a deep link into the shell', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../drivers/clock.ts';
 import type { SensorField } from '../../server/contract/reading.ts';
 import { makeSnapshot } from '../support/snapshot.ts';
+import { hardwareWith } from '../support/fake-sensors.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { TestSocket } from '../support/ws.ts';
@@ -15,7 +16,9 @@ const G = 'greenhouse-001';
 
 beforeAll(async () => {
   clock = new ManualClock(Date.parse('2026-06-01T12:00:00Z'));
-  gw = await startTestGateway({}, { clock });
+  // No sensors: these tests publish the samples themselves (with the simulator, the sampler would add
+  // its own ticks, and under a synchronously advanced ManualClock its reads time out).
+  gw = await startTestGateway({}, { clock, hardware: hardwareWith({}) });
   http = httpClient(gw.url);
   admin = await registerUser(http, { username: 'boss' });
   viewer = await registerUser(http, { username: 'watcher', role: 'viewer' });

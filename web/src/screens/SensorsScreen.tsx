@@ -1,12 +1,119 @@
-// Sensor Monitoring screen (spec section 2, "Sensor Monitoring"). Placeholder until its issue lands: replace the body,
-// keep the export name (shell/DashboardRoutes.tsx routes to it).
-import { ComingSoon } from '../components/ComingSoon.tsx';
+// Sensor Monitoring (spec section 2, "Sensors"): live badge and Refresh, current readings, the
+// Historical Data section (range, sensor filter, 'Environmental Trends' chart) and per-sensor details.
+import { useEffect, useState } from 'react';
+import { Calendar, RefreshCw } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { queryKeys, readingsBySensor, useLatestReadings } from '../api/queries.ts';
+import { useSensorHistory, type SensorFilter } from '../api/sensors.ts';
+import { useRealtime } from '../realtime/RealtimeProvider.tsx';
+import { EnvironmentalTrends } from './sensors/EnvironmentalTrends.tsx';
+import { ReadingCards } from './sensors/ReadingCards.tsx';
+import { SensorDetailCards } from './sensors/SensorDetailCards.tsx';
+import './sensors/sensors.css';
+
+const RANGES = [
+  { hours: 1, label: 'Last Hour' },
+  { hours: 6, label: 'Last 6 Hours' },
+  { hours: 24, label: 'Last 24 Hours' },
+  { hours: 72, label: 'Last 3 Days' },
+  { hours: 168, label: 'Last Week' },
+] as const;
+
+const FILTERS: Array<{ value: SensorFilter; label: string }> = [
+  { value: 'all', label: 'All Sensors' },
+  { value: 'DHT11', label: 'Temperature & Humidity' },
+  { value: 'LDR', label: 'Light Intensity' },
+  { value: 'SOIL_MOISTURE', label: 'Soil Moisture' },
+];
+
+/** Re-renders every 30 s so statuses turn to 'warning' as readings age, without new data. */
+function useNow(periodMs = 30_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), periodMs);
+    return () => clearInterval(timer);
+  }, [periodMs]);
+  return now;
+}
 
 export function SensorsScreen() {
+  const { connected } = useRealtime();
+  const queryClient = useQueryClient();
+  const latest = useLatestReadings();
+  const [hours, setHours] = useState<number>(24);
+  const [filter, setFilter] = useState<SensorFilter>('all');
+  const history = useSensorHistory(hours, filter);
+  const nowMs = useNow();
+
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.latestReadings });
+    void history.reload();
+  };
+
   return (
     <div className="screen">
-      <h1 className="screen-title">Sensor Monitoring</h1>
-      <ComingSoon />
+      <div className="sensors-toolbar">
+        <h1 className="screen-title">Sensor Monitoring</h1>
+        <div className="row">
+          <span className={`badge ${connected ? 'badge-on' : 'badge-off'}`} data-testid="live-badge">
+            {connected ? 'Live Data' : 'Disconnected'}
+          </span>
+          <button type="button" className="btn btn-secondary btn-sm" onClick={refresh} disabled={latest.isFetching || history.loading}>
+            <RefreshCw size={16} aria-hidden /> Refresh
+          </button>
+        </div>
+      </div>
+
+      <ReadingCards withWater />
+
+      <section className="card" data-testid="historical-data">
+        <div className="card-header">
+          <h2 className="row">
+            <Calendar size={20} aria-hidden data-testid="calendar-icon" /> Historical Data
+          </h2>
+          <div className="history-controls">
+            <label>
+              <span className="sr-only">Time range</span>
+              <select aria-label="Time range" value={hours} onChange={(e) => setHours(Number(e.target.value))} data-testid="range-select">
+                {RANGES.map((r) => (
+                  <option key={r.hours} value={r.hours}>
+                    {r.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              <span className="sr-only">Sensor</span>
+              <select aria-label="Sensor" value={filter} onChange={(e) => setFilter(e.target.value as SensorFilter)} data-testid="sensor-filter">
+                {FILTERS.map((f) => (
+                  <option key={f.value} value={f.value}>
+                    {f.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+        </div>
+        <h3>Environmental Trends</h3>
+        <div className="chart-box">
+          {history.loading && (
+            <div className="chart-loading muted" role="status">
+              Loading historical data...
+            </div>
+          )}
+          {history.readings.length === 0 && !history.loading ? (
+            <div className="empty-state" data-testid="chart-empty">
+              <Calendar size={40} aria-hidden />
+              <h3>No data available</h3>
+              <p>Sensor readings will appear here once data is collected</p>
+            </div>
+          ) : (
+            history.readings.length > 0 && <EnvironmentalTrends readings={history.readings} hours={hours} />
+          )}
+        </div>
+      </section>
+
+      <SensorDetailCards bySensor={readingsBySensor(latest.data)} nowMs={nowMs} />
     </div>
   );
 }

@@ -1,7 +1,11 @@
-// Overview widget "Sensor Overview" (spec section 2, Overview). Placeholder: the engineer building it
-// replaces the body; data comes from the shared hooks in api/queries.ts.
-import { ComingSoon } from '../../components/ComingSoon.tsx';
+// Overview widget "Sensor Overview" (spec section 2): the four current readings, and the water tank.
+import { ReadingCards } from '../sensors/ReadingCards.tsx';
 
 export function SensorOverview() {
-  return <ComingSoon title="Sensor Overview" />;
+  return (
+    <section aria-label="Sensor Overview" data-testid="sensor-overview">
+      <h2 className="section-title">Sensor Overview</h2>
+      <ReadingCards withWater />
+    </section>
+  );
 }

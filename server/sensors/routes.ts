@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Clock } from '../../drivers/clock.ts';
+import { GreenhouseParams } from '../contract/common.ts';
+import { ok } from '../http/reply.ts';
+import type { ReadingsRepo } from './readings-repo.ts';
+import { failures, HistoricalQuery, HistoricalReply, HoursQuery, HourlyReply, LatestReply, StatsReply } from './schemas.ts';
+import { sensorStatus } from './status.ts';
+
+export interface SensorRoutesOptions {
+  repo: ReadingsRepo;
+  clock: Clock;
+}
+
+const DEFAULT_HOURS = 24;
+
+/** /api/sensors: the readings as the dashboard asks for them (design.md contract table). */
+export async function sensorRoutes(fastify: FastifyInstance, options: SensorRoutesOptions): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { repo, clock } = options;
+  const params = GreenhouseParams;
+
+  app.get('/latest/:greenhouseId', { schema: { params, response: { 200: LatestReply, ...failures } } }, async (request) => {
+    const nowMs = clock.now();
+    const latest = repo.latest(request.params.greenhouseId);
+    return ok(latest.map((r) => ({ ...r, status: sensorStatus(Date.parse(r.timestamp), nowMs) })));
+  });
+
+  app.get(
+    '/historical/:greenhouseId',
+    { schema: { params, querystring: HistoricalQuery, response: { 200: HistoricalReply, ...failures } } },
+    async (request) => {
+      const { hours = DEFAULT_HOURS, sensorType } = request.query;
+      return ok(repo.historical(request.params.greenhouseId, hours, clock.now(), sensorType));
+    },
+  );
+
+  app.get('/stats/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: StatsReply, ...failures } } }, async (request) =>
+    ok(repo.stats(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now())),
+  );
+
+  app.get('/hourly/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: HourlyReply, ...failures } } }, async (request) =>
+    ok(repo.hourly(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now())),
+  );
+}

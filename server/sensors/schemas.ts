@@ -1,0 +1,25 @@
+import Type, { type Static } from 'typebox';
+import { Envelope, FailureEnvelope } from '../contract/common.ts';
+import { HISTORY_RANGES_HOURS, HourlyBucket, Reading, SensorStats, SensorStatus, SensorType } from '../contract/reading.ts';
+
+/** The dashboard's five ranges (spec section 9); anything else is a 400 naming `hours`. */
+const Hours = Type.Integer({ enum: [...HISTORY_RANGES_HOURS], default: 24, description: 'one of 1, 6, 24, 72, 168' });
+
+export const HoursQuery = Type.Object({ hours: Type.Optional(Hours) }, { additionalProperties: false });
+export type HoursQuery = Static<typeof HoursQuery>;
+
+export const HistoricalQuery = Type.Object(
+  { hours: Type.Optional(Hours), sensorType: Type.Optional(SensorType) },
+  { additionalProperties: false },
+);
+export type HistoricalQuery = Static<typeof HistoricalQuery>;
+
+/** A latest reading with its derived status (spec section 3: online, warning, offline). */
+export const LatestReading = Type.Object({ ...Reading.properties, status: SensorStatus });
+
+export const failures = { 400: FailureEnvelope, 401: FailureEnvelope, 403: FailureEnvelope, 404: FailureEnvelope };
+
+export const LatestReply = Envelope(Type.Array(LatestReading));
+export const HistoricalReply = Envelope(Type.Array(Reading));
+export const StatsReply = Envelope(Type.Array(SensorStats));
+export const HourlyReply = Envelope(Type.Array(HourlyBucket));

@@ -1,0 +1,89 @@
+// The 'Environmental Trends' chart (spec section 9): 400 px high, 2 px lines without points, gaps not
+// connected, one line per field that has data, light on its own right-hand scale.
+import { useMemo } from 'react';
+import type uPlot from 'uplot';
+import type { Reading } from '../../../../server/contract/reading.ts';
+import { UPlotChart } from '../../components/UPlotChart.tsx';
+import { formatTimestamp } from '../../format.ts';
+import { axisLabel, buildChartData, type SeriesSpec } from '../../sensors/chart-data.ts';
+
+const HEIGHT_PX = 400;
+
+const oneDecimal = (v: number | null | undefined, unit: string) => (v == null ? '---' : `${v.toFixed(1)} ${unit}`);
+
+/** A tooltip that follows the cursor: full timestamp, then each value to one decimal with its unit. */
+function tooltipPlugin(series: SeriesSpec[]): uPlot.Plugin {
+  let tip: HTMLDivElement;
+  return {
+    hooks: {
+      init: (u) => {
+        tip = document.createElement('div');
+        tip.className = 'chart-tooltip';
+        tip.style.display = 'none';
+        tip.setAttribute('data-testid', 'chart-tooltip');
+        u.over.appendChild(tip);
+      },
+      setCursor: (u) => {
+        const { idx, left, top } = u.cursor;
+        if (idx == null || left == null || left < 0) {
+          tip.style.display = 'none';
+          return;
+        }
+        const x = u.data[0][idx]!;
+        const rows = series
+          .map((s, i) => `<div><span class="tt-dot" style="background:${s.color}"></span>${s.label}: ${oneDecimal(u.data[i + 1]![idx], s.unit)}</div>`)
+          .join('');
+        tip.innerHTML = `<div class="tt-time">${formatTimestamp(new Date(x * 1000).toISOString())}</div>${rows}`;
+        tip.style.display = 'block';
+        const flip = left > u.over.clientWidth / 2;
+        tip.style.left = `${flip ? left - tip.offsetWidth - 12 : left + 12}px`;
+        tip.style.top = `${Math.max(0, (top ?? 0) - 10)}px`;
+      },
+    },
+  };
+}
+
+function makeOptions(series: SeriesSpec[], hours: number, width: number): uPlot.Options {
+  const hasLux = series.some((s) => s.scale === 'lux');
+  const hasValue = series.some((s) => s.scale === 'value');
+  const timeValues = (_u: uPlot, splits: number[]) => splits.map((s) => axisLabel(s, hours));
+  return {
+    width,
+    height: HEIGHT_PX,
+    plugins: [tooltipPlugin(series)],
+    cursor: { points: { show: false } },
+    scales: { x: { time: true } },
+    series: [
+      { label: 'Time', value: (_u, v) => (v == null ? '---' : formatTimestamp(new Date(v * 1000).toISOString())) },
+      ...series.map<uPlot.Series>((s) => ({
+        label: s.label,
+        stroke: s.color,
+        width: 2,
+        scale: s.scale,
+        spanGaps: false,
+        points: { show: false },
+        value: (_u, v) => oneDecimal(v, s.unit),
+      })),
+    ],
+    axes: [
+      { values: timeValues, stroke: 'currentColor', grid: { stroke: 'rgba(128,128,128,0.15)' } },
+      ...(hasValue ? [{ scale: 'value', stroke: 'currentColor', grid: { stroke: 'rgba(128,128,128,0.15)' } }] : []),
+      ...(hasLux ? [{ scale: 'lux', side: 1, stroke: '#f59e0b', grid: { show: !hasValue }, label: 'lux', size: 60 }] : []),
+    ],
+  };
+}
+
+export function EnvironmentalTrends({ readings, hours }: { readings: Reading[]; hours: number }) {
+  const chart = useMemo(() => buildChartData(readings), [readings]);
+  const seriesKey = chart.series.map((s) => s.field).join(',');
+  // Options (series, axis format) change only with the set of lines or the range: rebuild then only.
+  const optionsKey = `${seriesKey}|${hours}`;
+  return (
+    <UPlotChart
+      className="trend-chart"
+      optionsKey={optionsKey}
+      makeOptions={(width) => makeOptions(chart.series, hours, width)}
+      data={chart.columns as uPlot.AlignedData}
+    />
+  );
+}

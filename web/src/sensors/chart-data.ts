@@ -1,0 +1,76 @@
+// Turns the historical readings into uPlot's columns. Gaps stay gaps: where a sensor's bucket is missing
+// we insert an x with `null` (uPlot breaks the line there with spanGaps false); where another sensor
+// simply has a point this one lacks, the value is `undefined`, which uPlot skips without breaking.
+import type { Reading } from '../../../server/contract/reading.ts';
+import type { ReadingField } from './readings-view.ts';
+
+export interface SeriesSpec {
+  field: Exclude<ReadingField, 'waterLevel'>;
+  label: string;
+  unit: string;
+  color: string;
+  scale: 'value' | 'lux';
+}
+
+/** Spec section 9: names and colours (temperature red, humidity blue, light amber, soil green). */
+export const CHART_SERIES: readonly SeriesSpec[] = [
+  { field: 'temperature', label: 'Temperature (°C)', unit: '°C', color: '#dc2626', scale: 'value' },
+  { field: 'humidity', label: 'Humidity (%)', unit: '%', color: '#2563eb', scale: 'value' },
+  { field: 'lightIntensity', label: 'Light Intensity (lux)', unit: 'lux', color: '#f59e0b', scale: 'lux' },
+  { field: 'soilMoisture', label: 'Soil Moisture (%)', unit: '%', color: '#16a34a', scale: 'value' },
+];
+
+export type Column = Array<number | null | undefined>;
+
+export interface ChartData {
+  series: SeriesSpec[];
+  /** [x in seconds, ...one column per series], as uPlot takes it. */
+  columns: [number[], ...Column[]];
+}
+
+export function buildChartData(readings: readonly Reading[]): ChartData {
+  // A line only for a field that some reading has (spec section 9).
+  const series = CHART_SERIES.filter((s) => readings.some((r) => typeof r[s.field] === 'number'));
+  const rows = new Map<number, Map<string, number | null>>();
+  const at = (ms: number) => {
+    let row = rows.get(ms);
+    if (!row) rows.set(ms, (row = new Map()));
+    return row;
+  };
+  const lastBySensor = new Map<string, { ms: number; bucketMs: number }>();
+  const sorted = [...readings].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+  for (const reading of sorted) {
+    const ms = Date.parse(reading.timestamp);
+    const previous = lastBySensor.get(reading.sensorType);
+    const bucketMs = reading.bucketMs ?? previous?.bucketMs ?? 0;
+    if (previous && bucketMs > 0 && ms - previous.ms > bucketMs) {
+      // Missing bucket(s): one null right after the last point breaks this sensor's lines.
+      const gap = at(previous.ms + bucketMs);
+      for (const s of series) if (typeof reading[s.field] === 'number') gap.set(s.field, null);
+    }
+    lastBySensor.set(reading.sensorType, { ms, bucketMs });
+    const row = at(ms);
+    for (const s of series) {
+      const value = reading[s.field];
+      if (typeof value === 'number') row.set(s.field, value);
+    }
+  }
+  const xs = [...rows.keys()].sort((a, b) => a - b);
+  const columns: [number[], ...Column[]] = [
+    xs.map((ms) => ms / 1000),
+    ...series.map((s) => xs.map((ms) => (rows.get(ms)!.has(s.field) ? rows.get(ms)!.get(s.field)! : undefined))),
+  ];
+  return { series, columns };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Axis labels (spec section 9): hour:minute up to 24 h, month/day hour:minute up to 168 h, else month/day. */
+export function axisLabel(epochSeconds: number, rangeHours: number): string {
+  const d = new Date(epochSeconds * 1000);
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const day = `${d.getMonth() + 1}/${d.getDate()}`;
+  if (rangeHours <= 24) return time;
+  if (rangeHours <= 168) return `${day} ${time}`;
+  return day;
+}

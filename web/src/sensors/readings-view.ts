@@ -1,0 +1,69 @@
+// Pure helpers for showing readings (Overview and Sensor Monitoring): which card shows what, status,
+// and the environmental verdicts. No React here, so they read (and test) as plain functions.
+import type { Reading, SensorStatus, SensorType } from '../../../server/contract/reading.ts';
+import type { AlertThresholds } from '../../../server/contract/settings.ts';
+import { formatLight, formatOneDecimal } from '../format.ts';
+
+/** Spec section 9: a reading older than 5 minutes puts its sensor in 'warning'. */
+export const STALE_AFTER_MS = 5 * 60 * 1000;
+/** Spec section 9: soil moisture is adequate at or above 30 %. */
+export const SOIL_ADEQUATE_PCT = 30;
+/** Used for "Sufficient Light" when the operator has set no light threshold (a dim overcast day). */
+export const DEFAULT_LOW_LIGHT_LUX = 1000;
+
+export type ReadingField = 'temperature' | 'humidity' | 'lightIntensity' | 'soilMoisture' | 'waterLevel';
+
+export interface CardSpec {
+  key: string;
+  label: string;
+  sensorType: SensorType;
+  field: ReadingField;
+  unit: string;
+}
+
+/** The four current-reading cards of spec section 2, plus the water tank (the gateway measures it). */
+export const READING_CARDS: readonly CardSpec[] = [
+  { key: 'temperature', label: 'Temperature', sensorType: 'DHT11', field: 'temperature', unit: '°C' },
+  { key: 'humidity', label: 'Humidity', sensorType: 'DHT11', field: 'humidity', unit: '%' },
+  { key: 'light', label: 'Light Intensity', sensorType: 'LDR', field: 'lightIntensity', unit: 'lux' },
+  { key: 'soil', label: 'Soil Moisture', sensorType: 'SOIL_MOISTURE', field: 'soilMoisture', unit: '%' },
+];
+export const WATER_CARD: CardSpec = { key: 'water', label: 'Water Level', sensorType: 'WATER_LEVEL', field: 'waterLevel', unit: 'cm' };
+
+/** One decimal; light as a whole number; '---' when missing (spec section 9). */
+export function formatField(field: ReadingField, value: number | undefined | null): string {
+  return field === 'lightIntensity' ? formatLight(value) : formatOneDecimal(value);
+}
+
+export function statusOf(reading: Reading | undefined, nowMs: number): SensorStatus {
+  if (!reading) return 'offline';
+  return nowMs - Date.parse(reading.timestamp) > STALE_AFTER_MS ? 'warning' : 'online';
+}
+
+type Verdict = { label: string; ok: boolean } | null;
+
+/** Optimal when inside the thresholds that are set; null when there is no value to judge. */
+export function rangeVerdict(value: number | undefined, bounds: { high: number | null; low: number | null } | undefined): Verdict {
+  if (value === undefined) return null;
+  const ok = (bounds?.high == null || value <= bounds.high) && (bounds?.low == null || value >= bounds.low);
+  return { label: ok ? 'Optimal' : 'Needs Attention', ok };
+}
+
+export function lightVerdict(lux: number | undefined, thresholds: AlertThresholds | undefined): Verdict {
+  if (lux === undefined) return null;
+  const ok = lux >= (thresholds?.lightLevel.low ?? DEFAULT_LOW_LIGHT_LUX);
+  return { label: ok ? 'Sufficient' : 'Low Light', ok };
+}
+
+export function soilVerdict(pct: number | undefined): Verdict {
+  if (pct === undefined) return null;
+  const ok = pct >= SOIL_ADEQUATE_PCT;
+  return { label: ok ? 'Adequate' : 'Needs Water', ok };
+}
+
+export function waterVerdict(cm: number | undefined, thresholds: AlertThresholds | undefined): Verdict {
+  if (cm === undefined) return null;
+  const low = thresholds?.waterLevel?.low ?? null;
+  const ok = low === null || cm >= low;
+  return { label: ok ? 'OK' : 'Low Tank', ok };
+}
