@@ -1,11 +1,12 @@
-// Each system setting changed over HTTP takes effect in the running gateway. Retention and backups are
-// covered in data-lifecycle.test.ts; the sampler's reaction to updateInterval is asserted through the
-// settingsChanged event here (the sampling loop lands with the sensors feature, which subscribes to it).
+// Each system setting changed over HTTP takes effect in the running gateway: maintenance mode in device
+// control, updateInterval in the sampler's tick times (ManualClock). Retention and backups are covered
+// in data-lifecycle.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Value from 'typebox/value';
 import { ManualClock } from '../../drivers/clock.ts';
 import { ConfigSchema } from '../../server/config/schema.ts';
 import { fakeHardware, fakeOutputs, type FakeOutput } from '../support/fake-outputs.ts';
+import { fakeSensors } from '../support/fake-sensors.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 
@@ -13,12 +14,14 @@ let gw: TestGateway;
 let http: HttpClient;
 let admin: string;
 let outputs: Map<string, FakeOutput>;
+let clock: ManualClock;
 const ID = 'greenhouse-001';
 const defaultOutputs = (Value.Default(ConfigSchema, {}) as { outputs: Parameters<typeof fakeOutputs>[0] }).outputs;
 
 beforeAll(async () => {
   outputs = fakeOutputs(defaultOutputs);
-  gw = await startTestGateway({}, { hardware: fakeHardware(outputs), clock: new ManualClock() });
+  clock = new ManualClock();
+  gw = await startTestGateway({}, { hardware: { ...fakeHardware(outputs), ...fakeSensors().sensors }, clock });
   http = httpClient(gw.url);
   admin = await registerUser(http, { username: 'boss' });
 });
@@ -55,5 +58,24 @@ describe('system settings take effect', () => {
     expect((await setSystem({ updateInterval: 99999 })).status).toBe(400);
     off();
     expect(seen).toEqual([[5, 2]]);
+  });
+
+  it("the sampler's ticks follow an updateInterval change at once", async () => {
+    expect((await setSystem({ updateInterval: 2 })).status).toBe(200);
+    await clock.advanceAsync(2000, 1000);
+    const ticksMs: number[] = [];
+    const off = gw.bus.on('samplerTicked', 'test', ({ at }) => ticksMs.push(Date.parse(at)));
+    await clock.advanceAsync(20_000, 1000);
+    const changedAtMs = clock.now();
+    expect((await setSystem({ updateInterval: 3 })).status).toBe(200);
+    await clock.advanceAsync(15_000, 1000);
+    off();
+    const gaps = (list: number[]) => list.slice(1).map((t, i) => t - list[i]!);
+    const before = ticksMs.filter((t) => t < changedAtMs);
+    const after = ticksMs.filter((t) => t > changedAtMs);
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(gaps(before))).toEqual(new Set([2000]));
+    expect(after.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(gaps(after))).toEqual(new Set([3000]));
   });
 });

@@ -1,7 +1,7 @@
 // Analytics-screen data. Every load failure is only logged and yields empty data (spec section 8).
 import { useQuery } from '@tanstack/react-query';
 import type { DeviceStats } from '../../../server/contract/device.ts';
-import type { Reading } from '../../../server/contract/reading.ts';
+import type { HourlyBucket, Reading, SensorStats } from '../../../server/contract/reading.ts';
 import { api } from './client.ts';
 import { GREENHOUSE_ID } from './queries.ts';
 
@@ -13,25 +13,7 @@ export const ANALYTICS_RANGES = [
   { hours: 168, label: 'Last Week' },
 ] as const;
 
-export interface SensorStats {
-  _id: string;
-  count: number;
-  avgTemperature: number | null;
-  avgHumidity: number | null;
-  avgLightIntensity: number | null;
-  avgSoilMoisture: number | null;
-}
-
-/** One hour of day (0-23). The sensors API may name the hour `hour` or `_id`. */
-export interface HourlyBucket {
-  hour?: number;
-  _id?: number;
-  count: number;
-  avgTemperature?: number | null;
-  avgHumidity?: number | null;
-  avgLightIntensity?: number | null;
-  avgSoilMoisture?: number | null;
-}
+export type { HourlyBucket, SensorStats };
 
 async function orEmpty<T>(what: string, load: () => Promise<T>, empty: T): Promise<T> {
   try {

@@ -10,7 +10,9 @@ import { AverageCards } from './analytics/AverageCards.tsx';
 import { DeviceDistribution } from './analytics/DeviceDistribution.tsx';
 import { HourlyActivity } from './analytics/HourlyActivity.tsx';
 import { DevicePerformance, SensorPerformance } from './analytics/Performance.tsx';
-import { TrendsChart } from './analytics/TrendsChart.tsx';
+import { EnvironmentalTrends } from './sensors/EnvironmentalTrends.tsx';
+// The shared trends chart's tooltip styles live with the Sensors screen.
+import './sensors/sensors.css';
 import './analytics/analytics.css';
 
 export function AnalyticsScreen() {
@@ -55,7 +57,16 @@ export function AnalyticsScreen() {
       <AverageCards stats={stats} />
       <section className="card">
         <h2 className="card-header">Environmental Trends</h2>
-        <TrendsChart readings={history} hours={hours} />
+        {history.length === 0 ? (
+          <div className="empty-state">
+            <strong>No data available</strong>
+            <p>Sensor readings will appear here once data is collected</p>
+          </div>
+        ) : (
+          <div className="chart-box" data-testid="trends-chart">
+            <EnvironmentalTrends readings={history} hours={hours} />
+          </div>
+        )}
       </section>
       <div className="grid grid-2">
         <DeviceDistribution stats={devices} />

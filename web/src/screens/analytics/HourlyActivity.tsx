@@ -5,7 +5,7 @@ import { formatLight, formatOneDecimal } from '../../format.ts';
 const WIDTH = 480;
 const HEIGHT = 160;
 
-const hourOf = (b: HourlyBucket) => b.hour ?? b._id;
+const hourOf = (b: HourlyBucket) => b.hour;
 
 export function countsByHour(buckets: readonly HourlyBucket[]): number[] {
   const counts = Array.from({ length: 24 }, () => 0);
