@@ -1,37 +1,25 @@
 import type Database from 'better-sqlite3';
+import { ReadingsRepo, type NewReading } from '../../server/sensors/readings-repo.ts';
 
-export interface SeedReading {
+export interface SeedReading extends Partial<Omit<NewReading, 'takenAtMs'>> {
   takenAtMs: number;
-  sensorType?: 'DHT11' | 'LDR' | 'SOIL_MOISTURE' | 'WATER_LEVEL';
+  /** Default greenhouse-001. */
   greenhouseId?: string;
-  temperatureC?: number | null;
-  humidityPct?: number | null;
-  lightLux?: number | null;
-  soilMoisturePct?: number | null;
-  waterLevelCm?: number | null;
 }
 
-/** Writes readings straight into SQLite (tests and benches that need history the sampler never made). */
+/**
+ * Writes readings the sampler never made (history around a cutoff, a week of data) through the real
+ * repository, one transaction per greenhouse. Returns how many rows were written.
+ */
 export function seedReadings(sqlite: Database.Database, rows: Iterable<SeedReading>): number {
-  const insert = sqlite.prepare(
-    `INSERT INTO readings (greenhouse_id, sensor_type, taken_at, temperature_c, humidity_pct, light_lux, soil_moisture_pct, water_level_cm)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const byGreenhouse = new Map<string, NewReading[]>();
+  for (const { greenhouseId = 'greenhouse-001', sensorType = 'DHT11', ...values } of rows) {
+    const list = byGreenhouse.get(greenhouseId) ?? [];
+    list.push({ sensorType, ...values });
+    byGreenhouse.set(greenhouseId, list);
+  }
+  const repo = new ReadingsRepo(sqlite);
   let count = 0;
-  sqlite.transaction(() => {
-    for (const r of rows) {
-      insert.run(
-        r.greenhouseId ?? 'greenhouse-001',
-        r.sensorType ?? 'DHT11',
-        r.takenAtMs,
-        r.temperatureC ?? null,
-        r.humidityPct ?? null,
-        r.lightLux ?? null,
-        r.soilMoisturePct ?? null,
-        r.waterLevelCm ?? null,
-      );
-      count++;
-    }
-  })();
+  for (const [greenhouseId, list] of byGreenhouse) count += repo.insertTick(greenhouseId, list).length;
   return count;
 }
