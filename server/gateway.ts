@@ -24,6 +24,8 @@ import type { ControlService } from './devices/control-service.ts';
 import { bridgeBusToHub } from './realtime/bridge.ts';
 import { RealtimeHub, type HubOptions } from './realtime/hub.ts';
 import { SettingsService } from './settings/settings-service.ts';
+import { analyticsRoutes } from './analytics/routes.ts';
+import { DataLifecycle } from './lifecycle/data-lifecycle.ts';
 import { createAlertsFeature } from './alerts/feature.ts';
 import { createSensorsFeature } from './sensors/feature.ts';
 import type { SamplingLoop } from './sensors/sampling-loop.ts';
@@ -52,6 +54,8 @@ export interface Gateway {
   database: OpenedDatabase;
   users: UsersRepo;
   settings: SettingsService;
+  /** Retention pruning and automatic backups (pruneNow/backupNow/idle for tests and tools). */
+  lifecycle: DataLifecycle;
   hub: RealtimeHub;
   /** The one path for every device state change (users, rules, safety, system). */
   control: ControlService;
@@ -142,6 +146,18 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   });
   const alertsLogger = { warn: (obj: object, msg: string) => app?.log.warn(obj, msg), error: (obj: object, msg: string) => app?.log.error(obj, msg) };
   const alerts = createAlertsFeature({ db: database.db, bus, settings, greenhouseId: config.greenhouseId, smtp: config.smtp, now, logger: alertsLogger });
+  const lifecycle = new DataLifecycle({
+    sqlite: database.sqlite,
+    dataDir: config.dataDir,
+    settings,
+    bus,
+    clock,
+    logger: { info: (obj, msg) => app?.log.info(obj, msg), error: (obj, msg) => app?.log.error(obj, msg) },
+  });
+  const analytics: Feature = {
+    name: 'analytics',
+    routes: [{ prefix: '/analytics', plugin: analyticsRoutes, options: { dbPath: database.path, now } }],
+  };
   const sensors = createSensorsFeature({
     sqlite: database.sqlite,
     bus,
@@ -163,7 +179,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     hardwareMode: config.hardware,
   });
   // The sampler starts last (and stops first), once every consumer of its ticks is listening.
-  const features: Feature[] = [health, devices, alerts, sensors];
+  const features: Feature[] = [health, devices, alerts, lifecycle, analytics, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   app = await buildApp({
@@ -190,6 +206,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     database,
     users,
     settings,
+    lifecycle,
     hub,
     control: devices.control,
     sampler: sensors.sampler,

@@ -3,8 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { FailureEnvelope, GreenhouseParams } from '../contract/common.ts';
 import { requireWriter } from '../auth/guard.ts';
 import { ok } from '../http/reply.ts';
+import { createStrictBodyCompiler } from './strict-body.ts';
 import { DevicesBody, SettingsReply, SystemBody, ThresholdsBody } from './schemas.ts';
-import type { SettingsService } from './settings-service.ts';
+import type { DeviceChanges, SettingsService, SystemChanges, ThresholdChanges } from './settings-service.ts';
 
 const failures = { 400: FailureEnvelope, 401: FailureEnvelope, 403: FailureEnvelope, 404: FailureEnvelope };
 
@@ -14,18 +15,21 @@ export async function settingsRoutes(fastify: FastifyInstance, options: { settin
   const { settings } = options;
   const params = GreenhouseParams;
   const response = { 200: SettingsReply, ...failures };
+  // Unknown keys in a settings body are refused, not silently dropped (see strict-body.ts).
+  const validatorCompiler = createStrictBodyCompiler();
+  const write = { preValidation: requireWriter(), validatorCompiler };
 
   app.get('/:greenhouseId', { schema: { params, response } }, async () => ok(settings.get()));
 
-  app.put('/:greenhouseId/thresholds', { schema: { params, body: ThresholdsBody, response }, preValidation: requireWriter() },
-    async (request) => ok(settings.updateThresholds(request.body.alertThresholds), 'Alert thresholds updated successfully'));
+  app.put('/:greenhouseId/thresholds', { schema: { params, body: ThresholdsBody, response }, ...write },
+    async (request) => ok(settings.updateThresholds(request.body.alertThresholds as ThresholdChanges), 'Alert thresholds updated successfully'));
 
-  app.put('/:greenhouseId/system', { schema: { params, body: SystemBody, response }, preValidation: requireWriter() },
-    async (request) => ok(settings.updateSystem(request.body.systemSettings), 'System settings updated successfully'));
+  app.put('/:greenhouseId/system', { schema: { params, body: SystemBody, response }, ...write },
+    async (request) => ok(settings.updateSystem(request.body.systemSettings as SystemChanges), 'System settings updated successfully'));
 
-  app.put('/:greenhouseId/devices', { schema: { params, body: DevicesBody, response }, preValidation: requireWriter() },
-    async (request) => ok(settings.updateDevices(request.body.deviceSettings), 'Device settings updated successfully'));
+  app.put('/:greenhouseId/devices', { schema: { params, body: DevicesBody, response }, ...write },
+    async (request) => ok(settings.updateDevices(request.body.deviceSettings as DeviceChanges), 'Device settings updated successfully'));
 
-  app.post('/:greenhouseId/reset', { schema: { params, response }, preValidation: requireWriter() },
+  app.post('/:greenhouseId/reset', { schema: { params, response }, ...write },
     async () => ok(settings.reset(), 'Settings reset to defaults'));
 }

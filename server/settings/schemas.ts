@@ -1,23 +1,41 @@
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import { Envelope } from '../contract/common.ts';
 import { AlertThresholds, DeviceSettings, Settings, SystemSettings } from '../contract/settings.ts';
 
-const partialGroups = <T extends typeof AlertThresholds | typeof DeviceSettings>(schema: T) =>
-  Type.Partial(
-    Type.Object(
-      Object.fromEntries(
-        Object.entries(schema.properties).map(([key, value]) => [
-          key,
-          'properties' in (value as object) ? Type.Partial(value as ReturnType<typeof Type.Object>) : value,
-        ]),
-      ),
-      { additionalProperties: false },
+const strictObject = (properties: Record<string, TSchema>) => Type.Object(properties, { additionalProperties: false });
+// Built field by field: Type.Partial drops `additionalProperties` from the object it copies.
+const strictPartial = (properties: Record<string, TSchema>) =>
+  Type.Object(
+    Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, Type.Optional(value)])),
+    { additionalProperties: false },
+  );
+const nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
+
+/**
+ * Every group and every field optional (a partial update), unknown keys refused at every level.
+ * Nested groups (threshold groups, device deadbands) are partial as well.
+ */
+function partialGroups(properties: Record<string, TSchema>) {
+  return strictPartial(
+    Object.fromEntries(
+      Object.entries(properties).map(([key, value]) => [
+        key,
+        'properties' in (value as object) ? strictPartial((value as unknown as { properties: Record<string, TSchema> }).properties) : value,
+      ]),
     ),
   );
+}
 
-export const ThresholdsBody = Type.Object({ alertThresholds: partialGroups(AlertThresholds) });
-export const SystemBody = Type.Object({
-  systemSettings: Type.Partial(Type.Object(SystemSettings.properties, { additionalProperties: false })),
+// The contract leaves air temperature unbounded; a threshold outside what any greenhouse sensor can
+// report (-40..85 °C is the widest, a DS18B20/SHT3x range) is a typo, not a setting.
+const TemperatureThreshold = nullable(Type.Number({ minimum: -40, maximum: 85 }));
+
+export const ThresholdsBody = strictObject({
+  alertThresholds: partialGroups({
+    ...AlertThresholds.properties,
+    temperature: Type.Object({ high: TemperatureThreshold, low: TemperatureThreshold }),
+  }),
 });
-export const DevicesBody = Type.Object({ deviceSettings: partialGroups(DeviceSettings) });
+export const SystemBody = strictObject({ systemSettings: strictPartial(SystemSettings.properties) });
+export const DevicesBody = strictObject({ deviceSettings: partialGroups(DeviceSettings.properties) });
 export const SettingsReply = Envelope(Settings);

@@ -14,6 +14,10 @@ import type { EventBus } from '../events/bus.ts';
 import { badRequest } from '../http/errors.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object | null ? DeepPartial<NonNullable<T[K]>> | T[K] : T[K] };
+/** The partial updates the routes accept (their schemas have validated shape and ranges). */
+export type ThresholdChanges = DeepPartial<AlertThresholds>;
+export type SystemChanges = Partial<SystemSettings>;
+export type DeviceChanges = DeepPartial<DeviceSettings>;
 
 /**
  * The greenhouse's settings, kept in one row and cached in memory: the sampler, the rule engine and the
@@ -50,7 +54,10 @@ export class SettingsService {
     for (const group of ['temperature', 'humidity'] as const) {
       const { high, low } = alertThresholds[group];
       if (high !== null && low !== null && low >= high) {
-        throw badRequest(`alertThresholds.${group}.low must be below alertThresholds.${group}.high`, `alertThresholds.${group}.low`);
+        // Name the bound the caller sent (the other one is the stored value it collides with).
+        const sentLow = (changes as DeepPartial<AlertThresholds>)[group]?.low !== undefined;
+        const field = `alertThresholds.${group}.${sentLow ? 'low' : 'high'}`;
+        throw badRequest(`alertThresholds.${group}.low (${low}) must be below alertThresholds.${group}.high (${high})`, field);
       }
     }
     return this.#save({ ...current, alertThresholds });

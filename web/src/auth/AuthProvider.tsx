@@ -30,6 +30,8 @@ export interface AuthContextValue {
   refresh: () => Promise<boolean>;
   /** After a profile update: keep state and localStorage in step. */
   updateUser: (user: PublicUser) => void;
+  /** A fresh session answered by another call (password change): the old token is revoked server-side. */
+  adoptSession: (session: Session) => void;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -166,8 +168,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [theme]);
 
   const value = useMemo<AuthContextValue>(
-    () => ({ status, user, token, login, register, logout, refresh, updateUser }),
-    [status, user, token, login, register, logout, refresh, updateUser],
+    () => ({ status, user, token, login, register, logout, refresh, updateUser, adoptSession: startSession }),
+    [status, user, token, login, register, logout, refresh, updateUser, startSession],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

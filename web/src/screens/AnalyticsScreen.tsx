@@ -1,12 +1,81 @@
-// Analytics Dashboard screen (spec section 2, "Analytics Dashboard"). Placeholder until its issue lands: replace the body,
-// keep the export name (shell/DashboardRoutes.tsx routes to it).
-import { ComingSoon } from '../components/ComingSoon.tsx';
+// Analytics Dashboard (spec section 2, "Analytics"): averages, trends, device distribution, hourly
+// activity and per-sensor / per-device performance for a chosen range, plus the CSV report download.
+import { useState } from 'react';
+import { Download } from 'lucide-react';
+import { api, errorMessage } from '../api/client.ts';
+import { ANALYTICS_RANGES, useDeviceStats, useHistory, useHourlyActivity, useSensorStats } from '../api/analytics.ts';
+import { GREENHOUSE_ID } from '../api/queries.ts';
+import { toast } from '../components/toast/index.ts';
+import { AverageCards } from './analytics/AverageCards.tsx';
+import { DeviceDistribution } from './analytics/DeviceDistribution.tsx';
+import { HourlyActivity } from './analytics/HourlyActivity.tsx';
+import { DevicePerformance, SensorPerformance } from './analytics/Performance.tsx';
+import { EnvironmentalTrends } from './sensors/EnvironmentalTrends.tsx';
+// The shared trends chart's tooltip styles live with the Sensors screen.
+import './sensors/sensors.css';
+import './analytics/analytics.css';
 
 export function AnalyticsScreen() {
+  const [hours, setHours] = useState(24);
+  const [exporting, setExporting] = useState(false);
+  const stats = useSensorStats(hours).data ?? [];
+  const hourly = useHourlyActivity(hours).data ?? [];
+  const history = useHistory(hours).data ?? [];
+  const devices = useDeviceStats().data ?? null;
+
+  async function exportReport() {
+    setExporting(true);
+    try {
+      await api.download(`/api/analytics/export/${GREENHOUSE_ID}?hours=${hours}`, `greenhouse-report-${hours}h.csv`);
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to export report'));
+    } finally {
+      setExporting(false);
+    }
+  }
+
   return (
     <div className="screen">
-      <h1 className="screen-title">Analytics Dashboard</h1>
-      <ComingSoon />
+      <div className="analytics-head">
+        <h1 className="screen-title">Analytics Dashboard</h1>
+        <div className="analytics-controls">
+          <label className="field analytics-range">
+            <span className="sr-only">Time range</span>
+            <select aria-label="Time range" value={hours} onChange={(e) => setHours(Number(e.target.value))}>
+              {ANALYTICS_RANGES.map((r) => (
+                <option key={r.hours} value={r.hours}>
+                  {r.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" className="btn btn-primary" onClick={exportReport} disabled={exporting}>
+            <Download size={16} aria-hidden /> Export Report
+          </button>
+        </div>
+      </div>
+      <AverageCards stats={stats} />
+      <section className="card">
+        <h2 className="card-header">Environmental Trends</h2>
+        {history.length === 0 ? (
+          <div className="empty-state">
+            <strong>No data available</strong>
+            <p>Sensor readings will appear here once data is collected</p>
+          </div>
+        ) : (
+          <div className="chart-box" data-testid="trends-chart">
+            <EnvironmentalTrends readings={history} hours={hours} />
+          </div>
+        )}
+      </section>
+      <div className="grid grid-2">
+        <DeviceDistribution stats={devices} />
+        <HourlyActivity buckets={hourly} />
+      </div>
+      <div className="grid grid-2">
+        <SensorPerformance stats={stats} />
+        <DevicePerformance stats={devices} />
+      </div>
     </div>
   );
 }

@@ -1,12 +1,58 @@
-// Settings screen (spec section 2, "Settings"). Placeholder until its issue lands: replace the body,
-// keep the export name (shell/DashboardRoutes.tsx routes to it).
-import { ComingSoon } from '../components/ComingSoon.tsx';
+// Settings (spec section 2, "Settings"): five tabs. Profile, notifications and password are the
+// user's own (viewers too); thresholds and system settings are disabled for viewers.
+import { useEffect, useState } from 'react';
+import { settingsGreenhouseId, useSettings } from '../api/settings.ts';
+import { toast } from '../components/toast/index.ts';
+import { useAuth } from '../auth/AuthProvider.tsx';
+import { ConnectionBanner } from './overview/ConnectionBanner.tsx';
+import { NotificationsTab } from './settings/NotificationsTab.tsx';
+import { ProfileTab } from './settings/ProfileTab.tsx';
+import { SecurityTab } from './settings/SecurityTab.tsx';
+import { SystemTab } from './settings/SystemTab.tsx';
+import { ThresholdsTab } from './settings/ThresholdsTab.tsx';
+import './settings/settings.css';
+
+const TABS = [
+  { id: 'profile', label: 'Profile' },
+  { id: 'notifications', label: 'Notifications' },
+  { id: 'thresholds', label: 'Alert Thresholds' },
+  { id: 'system', label: 'System' },
+  { id: 'security', label: 'Security' },
+] as const;
+type TabId = (typeof TABS)[number]['id'];
 
 export function SettingsScreen() {
+  const [tab, setTab] = useState<TabId>('profile');
+  const { user } = useAuth();
+  const { isError } = useSettings(settingsGreenhouseId(user));
+  useEffect(() => {
+    if (isError) toast.error('Failed to load settings');
+  }, [isError]);
   return (
     <div className="screen">
       <h1 className="screen-title">Settings</h1>
-      <ComingSoon />
+      <ConnectionBanner />
+      <div className="tabs" role="tablist">
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.id}
+            className={`tab${tab === t.id ? ' active' : ''}`}
+            onClick={() => setTab(t.id)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <section className="card settings-panel" role="tabpanel">
+        {user && tab === 'profile' && <ProfileTab user={user} />}
+        {user && tab === 'notifications' && <NotificationsTab user={user} />}
+        {tab === 'thresholds' && <ThresholdsTab />}
+        {tab === 'system' && <SystemTab />}
+        {tab === 'security' && <SecurityTab />}
+      </section>
     </div>
   );
 }

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { FailureEnvelope, GreenhouseParams } from '../contract/common.ts';
+import { HttpError } from '../http/errors.ts';
+import { HISTORY_RANGES_HOURS } from '../contract/reading.ts';
+import { backupFileName } from '../lifecycle/backup.ts';
+import { readingsCsvStream } from './readings-csv.ts';
+
+export interface AnalyticsRoutesOptions {
+  dbPath: string;
+  now: () => number;
+  /** Downloads running at once; each holds a read connection and a core on a Pi. */
+  maxConcurrentExports?: number;
+}
+
+const ExportQuery = Type.Object({
+  // The dashboard's five ranges only (spec section 9); anything else is a 400 naming `hours`.
+  hours: Type.Optional(Type.Integer({ enum: [...HISTORY_RANGES_HOURS], default: 24 } as Record<string, unknown>)),
+});
+
+/** /api/analytics: the Analytics screen's report download. */
+export async function analyticsRoutes(fastify: FastifyInstance, options: AnalyticsRoutesOptions): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const maxConcurrent = options.maxConcurrentExports ?? 2;
+  let running = 0;
+
+  app.get(
+    '/export/:greenhouseId',
+    {
+      schema: {
+        params: GreenhouseParams,
+        querystring: ExportQuery,
+        response: {
+          200: Type.String({ description: 'text/csv: timestamp, sensorType, temperature, humidity, lightIntensity, soilMoisture, waterLevel' }),
+          400: FailureEnvelope,
+          401: FailureEnvelope,
+          404: FailureEnvelope,
+          429: FailureEnvelope,
+        },
+      },
+    },
+    async (request, reply) => {
+      if (running >= maxConcurrent) throw new HttpError(429, 'Too many report exports in progress, try again shortly');
+      const { greenhouseId } = request.params;
+      const hours = request.query.hours ?? 24;
+      const toMs = options.now();
+      const stamp = backupFileName(toMs).replace(/^greenhouse-|\.db$/g, '');
+      const csv = readingsCsvStream(options.dbPath, greenhouseId, toMs - hours * 3_600_000, toMs);
+      running++;
+      // 'close' comes after the end, an error or the client going away: every path releases the slot.
+      csv.once('close', () => running--);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${greenhouseId}-readings-${hours}h-${stamp}.csv"`)
+        .header('cache-control', 'no-store')
+        // A stream bypasses the response serializer; the 200 schema documents the CSV for readers.
+        .send(csv as unknown as string);
+    },
+  );
+}

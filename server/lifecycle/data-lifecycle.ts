@@ -1,0 +1,134 @@
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import type { Clock, TimerHandle } from '../../drivers/clock.ts';
+import type { EventBus } from '../events/bus.ts';
+import type { Feature } from '../features.ts';
+import type { SettingsService } from '../settings/settings-service.ts';
+import { BACKUPS_DIR, backupTimeMs, listBackups, pruneBackups, writeBackup } from './backup.ts';
+import { pruneOlderThan, retentionCutoffMs, type PruneResult } from './retention.ts';
+
+export const LIFECYCLE_TICK_MS = 60 * 60_000;
+export const BACKUP_EVERY_MS = 24 * 60 * 60_000;
+/** The first run waits a little after start, so start-up (and safe-state) is never slowed by it. */
+export const FIRST_RUN_DELAY_MS = 60_000;
+
+export interface LifecycleLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface DataLifecycleDeps {
+  sqlite: Database.Database;
+  dataDir: string;
+  settings: SettingsService;
+  bus: EventBus;
+  clock: Clock;
+  logger: LifecycleLogger;
+}
+
+/**
+ * Keeps the SQLite file bounded and recoverable: hourly retention pruning (and at once when the
+ * retention setting changes) and, when `autoBackup` is on, an online backup once a day.
+ * Runs one job at a time; a request during a run is queued behind it.
+ */
+export class DataLifecycle implements Feature {
+  readonly name = 'lifecycle';
+  #timer: TimerHandle | null = null;
+  #unsubscribe: (() => void) | null = null;
+  #running: Promise<unknown> = Promise.resolve();
+  #stopped = true;
+  #lastBackupMs: number | null = null;
+
+  constructor(private readonly deps: DataLifecycleDeps) {}
+
+  get backupsDir(): string {
+    return join(this.deps.dataDir, BACKUPS_DIR);
+  }
+
+  start(): void {
+    this.#stopped = false;
+    const dir = this.backupsDir;
+    pruneBackups(dir); // leftovers of a backup interrupted by a crash
+    const newest = listBackups(dir).at(-1);
+    this.#lastBackupMs = newest ? backupTimeMs(newest) : null;
+    this.#unsubscribe = this.deps.bus.on('settingsChanged', this.name, ({ settings, previous }) => {
+      const now = settings.systemSettings;
+      const before = previous.systemSettings;
+      if (now.dataRetentionDays !== before.dataRetentionDays) this.#runLogged('retention pruning', () => this.pruneNow());
+      if (now.autoBackup && !before.autoBackup) this.#runLogged('automatic backup', () => this.#backupIfDue());
+    });
+    this.#schedule(FIRST_RUN_DELAY_MS);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) this.deps.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+    // Let a running batch or backup finish before the database is closed under it.
+    await this.idle();
+  }
+
+  /** Resolves when no job is running (tests, shutdown). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const current = this.#running;
+      await current.catch(() => undefined);
+      if (current === this.#running) return;
+    }
+  }
+
+  /** Deletes what is older than the retention now (queued behind a running job). */
+  pruneNow(): Promise<PruneResult | null> {
+    return this.#enqueue(async () => {
+      if (this.#stopped) return null;
+      const days = this.deps.settings.get().systemSettings.dataRetentionDays;
+      const result = await pruneOlderThan(this.deps.sqlite, retentionCutoffMs(this.deps.clock.now(), days), {
+        shouldStop: () => this.#stopped,
+      });
+      const total = Object.values(result.deleted).reduce((a, b) => a + b, 0);
+      if (total > 0) this.deps.logger.info({ ...result, retentionDays: days }, 'retention pruned old rows');
+      return result;
+    });
+  }
+
+  /** Writes a backup now, whatever the schedule and the autoBackup setting say. */
+  backupNow(): Promise<string | null> {
+    return this.#enqueue(async () => {
+      if (this.#stopped) return null;
+      const atMs = this.deps.clock.now();
+      const path = await writeBackup(this.deps.sqlite, this.deps.dataDir, atMs);
+      this.#lastBackupMs = atMs;
+      this.deps.logger.info({ path }, 'backup written');
+      return path;
+    });
+  }
+
+  #backupIfDue(): Promise<string | null> {
+    const { autoBackup } = this.deps.settings.get().systemSettings;
+    const due = this.#lastBackupMs === null || this.deps.clock.now() - this.#lastBackupMs >= BACKUP_EVERY_MS;
+    return autoBackup && due ? this.backupNow() : Promise.resolve(null);
+  }
+
+  #runLogged(what: string, job: () => Promise<unknown>): void {
+    job().catch((err) => this.deps.logger.error({ err }, `${what} failed`));
+  }
+
+  #enqueue<T>(job: () => Promise<T>): Promise<T> {
+    const next = this.#running.catch(() => undefined).then(job);
+    this.#running = next;
+    return next;
+  }
+
+  #schedule(delayMs: number): void {
+    this.#timer = this.deps.clock.setTimeout(() => {
+      this.#timer = null;
+      if (this.#stopped) return;
+      // Re-arm first: a failed run must not end the schedule.
+      this.#schedule(LIFECYCLE_TICK_MS);
+      this.#runLogged('retention pruning', () => this.pruneNow());
+      this.#runLogged('automatic backup', () => this.#backupIfDue());
+    }, delayMs);
+  }
+}

@@ -1,0 +1,42 @@
+// Profile tab: username and role read-only, email editable, last login.
+import { useState, type FormEvent } from 'react';
+import type { PublicUser } from '../../../../server/contract/user.ts';
+import { formatTimestamp } from '../../format.ts';
+import { useProfileSave } from './hooks.ts';
+
+export function ProfileTab({ user }: { user: PublicUser }) {
+  const [email, setEmail] = useState(user.email);
+  const { busy, save: saveProfile } = useProfileSave();
+
+  function save(event: FormEvent) {
+    event.preventDefault();
+    void saveProfile({ email });
+  }
+
+  return (
+    <form className="form" onSubmit={save}>
+      <label className="field">
+        Username
+        <input value={user.username} readOnly />
+        <span className="field-hint">Username cannot be changed</span>
+      </label>
+      <label className="field">
+        Email
+        <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+      </label>
+      <label className="field">
+        Role
+        <input value={user.role} readOnly />
+      </label>
+      <label className="field">
+        Last Login
+        <input value={user.lastLogin ? formatTimestamp(user.lastLogin) : 'Never'} readOnly />
+      </label>
+      <div className="settings-actions">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          Save Changes
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,92 @@
+// Alert Thresholds tab: empty means unset (sent as null). Humidity and soil 0-100, light and water >= 0.
+import type { FormEvent } from 'react';
+import type { AlertThresholds, Settings } from '../../../../server/contract/settings.ts';
+import { api } from '../../api/client.ts';
+import { useAction, useSettingsForm } from './hooks.ts';
+import { SettingsLoadState } from './SettingsLoadState.tsx';
+
+type Field = { group: keyof AlertThresholds; bound: 'high' | 'low'; label: string; min?: number; max?: number; step: string };
+const FIELDS: Field[] = [
+  { group: 'temperature', bound: 'high', label: 'Temperature High (°C)', step: '0.1' },
+  { group: 'temperature', bound: 'low', label: 'Temperature Low (°C)', step: '0.1' },
+  { group: 'humidity', bound: 'high', label: 'Humidity High (%)', min: 0, max: 100, step: '0.1' },
+  { group: 'humidity', bound: 'low', label: 'Humidity Low (%)', min: 0, max: 100, step: '0.1' },
+  { group: 'soilMoisture', bound: 'low', label: 'Soil Moisture Low (%)', min: 0, max: 100, step: '0.1' },
+  { group: 'lightLevel', bound: 'low', label: 'Light Level Low (lux)', min: 0, step: '1' },
+  { group: 'waterLevel', bound: 'low', label: 'Water Level Low (cm)', min: 0, step: '0.1' },
+];
+type Form = Record<string, string>;
+const key = (f: Field) => `${f.group}.${f.bound}`;
+
+function toForm({ alertThresholds: t }: Settings): Form {
+  const bounds = (g: keyof AlertThresholds) => t[g] as Partial<Record<'high' | 'low', number | null>>;
+  return Object.fromEntries(FIELDS.map((f) => [key(f), bounds(f.group)[f.bound]?.toString() ?? '']));
+}
+
+function fromForm(form: Form): AlertThresholds {
+  const value = (f: Field) => (form[key(f)]?.trim() ? Number(form[key(f)]) : null);
+  const result: Record<string, Record<string, number | null>> = {};
+  for (const f of FIELDS) (result[f.group] ??= {})[f.bound] = value(f);
+  return result as unknown as AlertThresholds;
+}
+
+export function ThresholdsTab() {
+  const { greenhouseId: id, editable, query, form, setForm, adopt } = useSettingsForm(toForm);
+  const { busy, run } = useAction();
+
+  function save(event: FormEvent) {
+    event.preventDefault();
+    if (!form) return;
+    void run(
+      async () => adopt(await api.put<Settings>(`/api/settings/${id}/thresholds`, { alertThresholds: fromForm(form) })),
+      'Alert thresholds updated successfully',
+      'Failed to update alert thresholds',
+    );
+  }
+
+  function reset() {
+    if (!window.confirm('Are you sure you want to reset all settings to defaults? This action cannot be undone.')) return;
+    void run(async () => adopt(await api.post<Settings>(`/api/settings/${id}/reset`)), 'Settings reset to defaults', 'Failed to reset settings');
+  }
+
+  async function reload() {
+    const result = await query.refetch();
+    if (result.data) setForm(toForm(result.data));
+  }
+
+  if (!form) return <SettingsLoadState failed={query.isError} />;
+  return (
+    <form className="form" onSubmit={save}>
+      <div className="settings-pair">
+        {FIELDS.map((f) => (
+          <label key={key(f)} className="field">
+            {f.label}
+            <input
+              type="number"
+              name={key(f)}
+              step={f.step}
+              min={f.min}
+              max={f.max}
+              value={form[key(f)]}
+              placeholder="Not set"
+              disabled={!editable}
+              onChange={(e) => setForm({ ...form, [key(f)]: e.target.value })}
+            />
+          </label>
+        ))}
+      </div>
+      <p className="settings-note">Leave a field empty to disable that alert.</p>
+      <div className="settings-actions">
+        <button type="button" className="btn btn-secondary" onClick={reload} disabled={busy}>
+          Reload
+        </button>
+        <button type="button" className="btn btn-danger" onClick={reset} disabled={busy || !editable}>
+          Reset All
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={busy || !editable}>
+          Save Thresholds
+        </button>
+      </div>
+    </form>
+  );
+}
