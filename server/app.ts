@@ -42,6 +42,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: false,
     // Keep the process healthy under slowloris-style clients on the LAN.
     requestTimeout: 60_000,
+    // On shutdown, do not wait for idle or half-open connections: outputs are already safe, and the
+    // systemd stop timeout must hold.
+    forceCloseConnections: true,
     ajv: { customOptions: { coerceTypes: false } },
   });
   app.setValidatorCompiler(createValidatorCompiler());
