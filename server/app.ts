@@ -21,7 +21,7 @@ export interface AppDeps {
   config: ResolvedConfig;
   jwtSecret: string;
   users: UsersRepo;
-  limiter: LoginLimiter;
+  limiters: { perAccount: LoginLimiter; perClient: LoginLimiter };
   settings: SettingsService;
   hub: RealtimeHub;
   resolveGreenhouse: (id: string) => string | null;
@@ -66,10 +66,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(authRoutes, {
         prefix: '/auth',
         users: deps.users,
-        limiter: deps.limiter,
+        limiters: deps.limiters,
         authenticate,
         demo: deps.demoAccount,
-        requestsPerMinute: 120,
+        requestsPerMinute: 300,
       });
       for (const feature of deps.features) {
         for (const route of feature.publicRoutes ?? []) {
