@@ -21,7 +21,7 @@ export interface AppDeps {
   config: ResolvedConfig;
   jwtSecret: string;
   users: UsersRepo;
-  limiter: LoginLimiter;
+  limiters: { perAccount: LoginLimiter; perClient: LoginLimiter };
   settings: SettingsService;
   hub: RealtimeHub;
   resolveGreenhouse: (id: string) => string | null;
@@ -42,6 +42,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: false,
     // Keep the process healthy under slowloris-style clients on the LAN.
     requestTimeout: 60_000,
+    // On shutdown, do not wait for idle or half-open connections: outputs are already safe, and the
+    // systemd stop timeout must hold.
+    forceCloseConnections: true,
     ajv: { customOptions: { coerceTypes: false } },
   });
   app.setValidatorCompiler(createValidatorCompiler());
@@ -63,10 +66,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(authRoutes, {
         prefix: '/auth',
         users: deps.users,
-        limiter: deps.limiter,
+        limiters: deps.limiters,
         authenticate,
         demo: deps.demoAccount,
-        requestsPerMinute: 120,
+        requestsPerMinute: 300,
       });
       for (const feature of deps.features) {
         for (const route of feature.publicRoutes ?? []) {

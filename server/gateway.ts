@@ -186,7 +186,11 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     config,
     jwtSecret,
     users,
-    limiter: new LoginLimiter(config.loginRateLimit.max, config.loginRateLimit.windowMs, now),
+    limiters: {
+      perAccount: new LoginLimiter(config.loginRateLimit.max, config.loginRateLimit.windowMs, now),
+      // Guessing across many usernames from one client is stopped too, at a looser bound.
+      perClient: new LoginLimiter(config.loginRateLimit.max * 3, config.loginRateLimit.windowMs, now),
+    },
     settings,
     hub,
     resolveGreenhouse,

@@ -1,5 +1,5 @@
 /**
- * Counts failed sign-ins per client and refuses further attempts once `maxFailures` fall within
+ * Counts failed sign-ins per key (a client, or a client and account) and refuses further attempts once `maxFailures` fall within
  * `windowMs`. Only failures count, so an operator signing in on several devices is never locked out,
  * while a password-guessing client is stopped after a handful of tries.
  */

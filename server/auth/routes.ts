@@ -13,10 +13,11 @@ import type { UserRow, UsersRepo } from './users-repo.ts';
 
 export interface AuthRoutesOptions {
   users: UsersRepo;
-  limiter: LoginLimiter;
+  /** Failed sign-ins per client and account, and (a looser bound) per client over all accounts. */
+  limiters: { perAccount: LoginLimiter; perClient: LoginLimiter };
   authenticate: (request: FastifyRequest) => Promise<void>;
   demo: { username: string; password: string } | null;
-  /** Coarse per-client cap on the unauthenticated auth routes (requests per minute). */
+  /** Coarse per-client cap on sign-in requests, failed or not (requests per minute). */
   requestsPerMinute: number;
 }
 
@@ -24,7 +25,7 @@ const failures = { 400: FailureEnvelope, 401: FailureEnvelope, 403: FailureEnvel
 
 export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { users, limiter, authenticate } = options;
+  const { users, limiters, authenticate } = options;
   const rateLimit = { max: options.requestsPerMinute, timeWindow: 60_000 };
 
   const session = (account: UserRow, message: string) => {
@@ -35,7 +36,6 @@ export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOp
 
   app.post('/register', {
     schema: { body: RegisterBody, response: { 201: SessionReply, ...failures } },
-    config: { rateLimit },
   }, async (request, reply) => {
     const { username, email, password } = request.body;
     const role = request.body.role ?? 'operator';
@@ -61,19 +61,21 @@ export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOp
     config: { rateLimit },
   }, async (request) => {
     const client = request.ip;
-    const waitSeconds = limiter.retryAfterSeconds(client);
+    const account = `${client}|${request.body.username.toLowerCase()}`;
+    const waitSeconds = Math.max(limiters.perAccount.retryAfterSeconds(account), limiters.perClient.retryAfterSeconds(client));
     if (waitSeconds > 0) {
       throw new HttpError(429, `Too many failed sign-in attempts, try again in ${waitSeconds} seconds`);
     }
-    const account = users.findByUsername(request.body.username);
+    const user = users.findByUsername(request.body.username);
     // Verify against a hash even for unknown users, so timing does not reveal which usernames exist.
-    const valid = await verifyPassword(account?.passwordHash ?? DUMMY_HASH, request.body.password);
-    if (!account || !valid) {
-      limiter.recordFailure(client);
+    const valid = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, request.body.password);
+    if (!user || !valid) {
+      limiters.perAccount.recordFailure(account);
+      limiters.perClient.recordFailure(client);
       throw unauthorized('Invalid username or password');
     }
-    limiter.recordSuccess(client);
-    return session(users.recordLogin(account.id), 'Login successful');
+    limiters.perAccount.recordSuccess(account);
+    return session(users.recordLogin(user.id), 'Login successful');
   });
 
   app.get('/demo', { schema: { response: { 200: DemoReply } } }, async () =>

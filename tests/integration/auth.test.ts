@@ -129,6 +129,16 @@ describe('login', () => {
       const right = await client.post('/api/auth/login', { username: 'root', password: 'correct-horse-1' });
       expect(right.status).toBe(429);
       expect(right.body.message).toMatch(/try again in \d+ seconds/);
+
+      // Another account on the same client is not locked out by root's failures...
+      await registerUser(client, { username: 'other' });
+      expect((await client.post('/api/auth/login', { username: 'other', password: 'correct-horse-1' })).status).toBe(200);
+      // ...but guessing across usernames from one client stops at three times the per-account bound
+      // (9 failures: root's 3 plus 6 more).
+      const spread: number[] = [];
+      for (let i = 0; i < 7; i++) spread.push((await client.post('/api/auth/login', { username: `guess${i}`, password: 'bad-guess' })).status);
+      expect(spread).toEqual([401, 401, 401, 401, 401, 401, 429]);
+      expect((await client.post('/api/auth/login', { username: 'other', password: 'correct-horse-1' })).status).toBe(429);
     } finally {
       await limited.dispose();
     }

@@ -52,7 +52,17 @@ function makeOptions(series: SeriesSpec[], hours: number, width: number): uPlot.
     height: HEIGHT_PX,
     plugins: [tooltipPlugin(series)],
     cursor: { points: { show: false } },
-    scales: { x: { time: true } },
+    scales: {
+      x: {
+        time: true,
+        // Always the whole selected range, ending now: a sensor that started late or went silent shows
+        // as empty space, and a single bucket does not collapse the axis.
+        range: () => {
+          const nowS = Date.now() / 1000;
+          return [nowS - hours * 3600, nowS];
+        },
+      },
+    },
     series: [
       { label: 'Time', value: (_u, v) => (v == null ? '---' : formatTimestamp(new Date(v * 1000).toISOString())) },
       ...series.map<uPlot.Series>((s) => ({
