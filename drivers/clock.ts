@@ -44,7 +44,7 @@ export class SystemClock implements Clock {
 /** Runs `timeScale` times faster than real time, starting at `startMs` (simulator demos, soak tests). */
 export class ScaledClock implements Clock {
   readonly #realStartMs = Date.now();
-  readonly #startMs: number;
+  #startMs: number;
   readonly #timeScale: number;
   readonly #system = new SystemClock();
 
@@ -56,6 +56,16 @@ export class ScaledClock implements Clock {
 
   now(): number {
     return this.#startMs + (Date.now() - this.#realStartMs) * this.#timeScale;
+  }
+
+  /**
+   * Moves the clock just past `lastMs` when it is behind it. A fast simulated clock restarted from the
+   * wall clock would otherwise stamp new records before the ones it wrote in its previous run.
+   */
+  resumeAfter(lastMs: number | null): void {
+    if (lastMs === null) return;
+    const behindMs = lastMs - this.now();
+    if (behindMs >= 0) this.#startMs += behindMs + 1;
   }
 
   setTimeout(callback: () => void, delayMs: number): TimerHandle {

@@ -96,6 +96,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   if (options.hardware) await hardware.safeState();
 
   const database = openDatabase(config.dataDir);
+  if (clock instanceof ScaledClock) clock.resumeAfter(latestRecordMs(database));
   const jwtSecret = loadOrCreateJwtSecret(config.dataDir);
   const bus = new EventBus({ error: (obj, msg) => console.error(msg, obj) });
   const users = new UsersRepo(database.db, config.greenhouseId, now);
@@ -237,6 +238,14 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     },
   };
   return gateway;
+}
+
+/** The newest timestamp the gateway has written, or null in a fresh database. */
+function latestRecordMs(database: OpenedDatabase): number | null {
+  const row = database.sqlite
+    .prepare('SELECT max(m) AS m FROM (SELECT max(taken_at) AS m FROM readings UNION ALL SELECT max(created_at) FROM control_log)')
+    .get() as { m: number | null };
+  return row.m;
 }
 
 /** Simulator mode may run faster than real time, from a chosen start (demos, soak tests). */

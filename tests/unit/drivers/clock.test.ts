@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock, ScaledClock } from '../../../drivers/clock.ts';
+
+describe('ScaledClock', () => {
+  it('runs timeScale times faster than real time from its start', async () => {
+    const clock = new ScaledClock(1_000_000, 1000);
+    await new Promise((r) => setTimeout(r, 20));
+    // At least 20 real ms passed, so at least 20 simulated seconds.
+    expect(clock.now() - 1_000_000).toBeGreaterThanOrEqual(20_000);
+  });
+
+  it('resumes just past the newest record of a previous run, never going backwards', () => {
+    const clock = new ScaledClock(1_000_000, 100);
+    clock.resumeAfter(5_000_000);
+    expect(clock.now()).toBeGreaterThan(5_000_000);
+    const ahead = clock.now();
+    clock.resumeAfter(10); // already past it: unchanged
+    expect(clock.now()).toBeGreaterThanOrEqual(ahead);
+    clock.resumeAfter(null);
+    expect(clock.now()).toBeGreaterThanOrEqual(ahead);
+  });
+
+  it('refuses a non-positive time scale', () => {
+    expect(() => new ScaledClock(0, 0)).toThrow(/timeScale/);
+  });
+});
+
+describe('ManualClock', () => {
+  it('fires timers in due order while advancing', () => {
+    const clock = new ManualClock(0);
+    const fired: string[] = [];
+    clock.setTimeout(() => fired.push('b'), 200);
+    clock.setTimeout(() => fired.push('a'), 100);
+    const cancelled = clock.setTimeout(() => fired.push('never'), 150);
+    clock.clearTimeout(cancelled);
+    clock.advance(150);
+    expect(fired).toEqual(['a']);
+    expect(clock.now()).toBe(150);
+    clock.advance(100);
+    expect(fired).toEqual(['a', 'b']);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+});
