@@ -5,13 +5,7 @@ import type { HourlyBucket, Reading, SensorStats } from '../../../server/contrac
 import { api } from './client.ts';
 import { GREENHOUSE_ID } from './queries.ts';
 
-export const ANALYTICS_RANGES = [
-  { hours: 1, label: 'Last Hour' },
-  { hours: 6, label: 'Last 6 Hours' },
-  { hours: 24, label: 'Last 24 Hours' },
-  { hours: 72, label: 'Last 3 Days' },
-  { hours: 168, label: 'Last Week' },
-] as const;
+export { HISTORY_RANGES as ANALYTICS_RANGES } from '../history-ranges.ts';
 
 export type { HourlyBucket, SensorStats };
 

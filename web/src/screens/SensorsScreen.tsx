@@ -10,14 +10,9 @@ import { EnvironmentalTrends } from './sensors/EnvironmentalTrends.tsx';
 import { ReadingCards } from './sensors/ReadingCards.tsx';
 import { SensorDetailCards } from './sensors/SensorDetailCards.tsx';
 import './sensors/sensors.css';
+import { HISTORY_RANGES } from '../history-ranges.ts';
 
-const RANGES = [
-  { hours: 1, label: 'Last Hour' },
-  { hours: 6, label: 'Last 6 Hours' },
-  { hours: 24, label: 'Last 24 Hours' },
-  { hours: 72, label: 'Last 3 Days' },
-  { hours: 168, label: 'Last Week' },
-] as const;
+const RANGES = HISTORY_RANGES;
 
 const FILTERS: Array<{ value: SensorFilter; label: string }> = [
   { value: 'all', label: 'All Sensors' },
