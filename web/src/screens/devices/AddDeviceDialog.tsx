@@ -1,10 +1,10 @@
 // Add Device dialog (spec section 5, "Add device").
-import { X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { useDeviceCommands, useFreeOutputs, type NewDevice } from '../../api/devices.ts';
 import { toast } from '../../components/toast/index.ts';
 import { ADDABLE_TYPES, generateDeviceId } from './device-ui.ts';
+import { Dialog } from '../../components/Dialog.tsx';
 
 const TYPE_LABELS: Record<(typeof ADDABLE_TYPES)[number], string> = {
   FAN: 'Fan',
@@ -66,14 +66,7 @@ export function AddDeviceDialog({ onAdding, onClose }: { onAdding(deviceId: stri
   }
 
   return (
-    <div className="dialog-backdrop" role="presentation" onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="add-device-title">
-        <div className="dialog-header">
-          <h2 id="add-device-title">Add Device</h2>
-          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
-            <X size={18} />
-          </button>
-        </div>
+    <Dialog id="add-device" title="Add Device" onClose={onClose}>
         <form className="form" onSubmit={submit} noValidate>
           <label className="field">
             Device Name
@@ -132,7 +125,6 @@ export function AddDeviceDialog({ onAdding, onClose }: { onAdding(deviceId: stri
             </button>
           </div>
         </form>
-      </div>
-    </div>
+    </Dialog>
   );
 }

@@ -1,12 +1,12 @@
 // Automation Settings dialog (spec section 5, "Automation rules"): auto mode, and the rule fields of the
 // device's type, shown only while auto mode is on. Empty means disabled and is sent as null.
-import { X } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import type { AutomationRules, Device } from '../../../../server/contract/device.ts';
 import { errorMessage } from '../../api/client.ts';
 import { useDeviceCommands } from '../../api/devices.ts';
 import { toast } from '../../components/toast/index.ts';
 import { RULE_LABELS, ruleFieldsFor, type RuleField } from './device-ui.ts';
+import { Dialog } from '../../components/Dialog.tsx';
 
 type Texts = Record<RuleField, string>;
 
@@ -47,14 +47,7 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
   }
 
   return (
-    <div className="dialog-backdrop" role="presentation" onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="automation-title">
-        <div className="dialog-header">
-          <h2 id="automation-title">Automation Settings</h2>
-          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
-            <X size={18} />
-          </button>
-        </div>
+    <Dialog id="automation" title="Automation Settings" onClose={onClose}>
         <p className="muted">{device.deviceName}</p>
         <form className="form" onSubmit={submit} noValidate>
           <label className="checkbox">
@@ -86,7 +79,6 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
             </button>
           </div>
         </form>
-      </div>
-    </div>
+    </Dialog>
   );
 }
