@@ -1,5 +1,6 @@
 // Device Control (spec section 2, "Devices"): summary cards, devices grouped by type, quick actions,
 // and the Add Device / Automation Settings dialogs. Viewers see the same screen without controls.
+import { StatCard } from '../components/StatCard.tsx';
 import { Activity, Bot, Cpu, Plus, Zap, type LucideIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { Device } from '../../../server/contract/device.ts';
@@ -138,14 +139,6 @@ export function DevicesScreen() {
   );
 }
 
-function SummaryCard({ label, value, icon: Icon }: { label: string; value: number; icon: LucideIcon }) {
-  return (
-    <div className="card stat-card" data-testid={`devices-${label.toLowerCase().replace(/[^a-z]+/g, '-')}`}>
-      <div>
-        <p className="stat-label">{label}</p>
-        <p className="stat-value">{value}</p>
-      </div>
-      <Icon size={28} aria-hidden className="stat-icon" />
-    </div>
-  );
+function SummaryCard(props: { label: string; value: number; icon: LucideIcon }) {
+  return <StatCard {...props} testId={`devices-${props.label.toLowerCase().replace(/[^a-z]+/g, '-')}`} />;
 }

@@ -1,6 +1,7 @@
 // The Overview's four stat cards (spec section 2), counted from the shared queries.
 import { AlertTriangle, Bell, Cpu, Power, type LucideIcon } from 'lucide-react';
 import { countUrgentAlerts, useActiveAlerts, useDevices } from '../../api/queries.ts';
+import { StatCard as SharedStatCard } from '../../components/StatCard.tsx';
 
 export function StatCards() {
   const devices = useDevices().data ?? [];
@@ -17,14 +18,6 @@ export function StatCards() {
   );
 }
 
-function StatCard({ label, value, icon: Icon, alarm = false }: { label: string; value: number; icon: LucideIcon; alarm?: boolean }) {
-  return (
-    <div className={`card stat-card${alarm ? ' stat-card-alarm' : ''}`} data-testid={`stat-${label.toLowerCase().replace(/ /g, '-')}`}>
-      <div>
-        <p className="stat-label">{label}</p>
-        <p className="stat-value">{value}</p>
-      </div>
-      <Icon size={28} aria-hidden className="stat-icon" />
-    </div>
-  );
-}
+const StatCard = (props: { label: string; value: number; icon: LucideIcon; alarm?: boolean }) => (
+  <SharedStatCard {...props} testId={`stat-${props.label.toLowerCase().replace(/ /g, '-')}`} />
+);

@@ -1,0 +1,20 @@
+// A summary card: label, big number and icon; red when `alarm` (spec: alert cards above 0).
+import type { LucideIcon } from 'lucide-react';
+
+export function StatCard({ label, value, icon: Icon, testId, alarm = false }: {
+  label: string;
+  value: number;
+  icon: LucideIcon;
+  testId: string;
+  alarm?: boolean;
+}) {
+  return (
+    <div className={`card stat-card${alarm ? ' stat-card-alarm' : ''}`} data-testid={testId}>
+      <div>
+        <p className="stat-label">{label}</p>
+        <p className="stat-value">{value}</p>
+      </div>
+      <Icon size={28} aria-hidden className="stat-icon" />
+    </div>
+  );
+}
