@@ -18,13 +18,22 @@ export class QuickActions {
     private readonly now: () => number,
   ) {}
 
-  async turnOffAll(actor: string): Promise<{ devicesTurnedOff: number }> {
+  /**
+   * Everything off and staying off: auto mode is switched off first on every device that had it, or
+   * its rules would switch it back on at the next tick (issue 17: a fan was back on within 45 s).
+   */
+  async turnOffAll(actor: string): Promise<{ devicesTurnedOff: number; autoModeDisabled: number }> {
+    let autoModeDisabled = 0;
+    for (const device of this.repo.list().filter((d) => d.autoMode)) {
+      this.registry.setAutomation(device.deviceId, undefined, false);
+      autoModeDisabled += 1;
+    }
     let devicesTurnedOff = 0;
     for (const device of this.repo.list().filter((d) => isOnStatus(d.status))) {
       await this.control.switchOff(device.deviceId, 'user', actor, 'Turn Off All Devices');
       devicesTurnedOff += 1;
     }
-    return { devicesTurnedOff };
+    return { devicesTurnedOff, autoModeDisabled };
   }
 
   /** Auto mode on for every device that has at least one rule (auto mode without a rule does nothing). */

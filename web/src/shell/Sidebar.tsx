@@ -1,6 +1,8 @@
 // Sidebar navigation. On small screens it is an off-canvas drawer opened by the header's menu button.
 import { NavLink } from 'react-router';
 import { Leaf, X } from 'lucide-react';
+import { useReachability } from '../api/reachability.ts';
+import { useRealtime } from '../realtime/RealtimeProvider.tsx';
 import { NAV_ITEMS } from './nav-items.ts';
 
 export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -23,11 +25,22 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
             </NavLink>
           ))}
         </nav>
-        <div className="sidebar-footer">
-          <span className="status-dot status-dot-on" aria-hidden />
-          System Online
-        </div>
+        <SystemStatus />
       </aside>
     </>
+  );
+}
+
+/** The sidebar's system note, from what is actually known: the gateway answers, the live link is up. */
+function SystemStatus() {
+  const { unreachableSinceMs } = useReachability();
+  const { connected } = useRealtime();
+  const [tone, text] =
+    unreachableSinceMs !== null ? ['bad', 'Gateway unreachable'] : connected ? ['on', 'System Online'] : ['warn', 'Live updates reconnecting'];
+  return (
+    <div className="sidebar-footer" role="status" data-testid="system-status">
+      <span className={`status-dot status-dot-${tone}`} aria-hidden />
+      {text}
+    </div>
   );
 }
