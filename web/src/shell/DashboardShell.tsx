@@ -25,7 +25,9 @@ export function DashboardShell() {
   const pull = usePullToRefresh(() => queryClient.invalidateQueries());
   // Each screen opens at its top, not at the scroll position of the previous one.
   const { pathname } = useLocation();
-  useEffect(() => window.scrollTo(0, 0), [pathname]);
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
 
   return (
     <div className="shell">

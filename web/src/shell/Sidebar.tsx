@@ -2,10 +2,12 @@
 import { NavLink } from 'react-router';
 import { Leaf, X } from 'lucide-react';
 import { useReachability } from '../api/reachability.ts';
+import { useAuth } from '../auth/AuthProvider.tsx';
 import { useRealtime } from '../realtime/RealtimeProvider.tsx';
 import { NAV_ITEMS } from './nav-items.ts';
 
 export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { user } = useAuth();
   return (
     <>
       {open && <div className="sidebar-backdrop" onClick={onClose} aria-hidden />}
@@ -17,6 +19,12 @@ export function Sidebar({ open, onClose }: { open: boolean; onClose: () => void 
             <X size={20} aria-hidden />
           </button>
         </div>
+        {user && (
+          <div className="sidebar-user" data-testid="sidebar-user">
+            <strong>{user.username}</strong>
+            <span className="header-role">{user.role}</span>
+          </div>
+        )}
         <nav className="sidebar-nav">
           {NAV_ITEMS.map(({ label, to, icon: Icon, end }) => (
             <NavLink key={to} to={to} end={end} onClick={onClose} className={({ isActive }) => `nav-link${isActive ? ' active' : ''}`}>
