@@ -92,5 +92,5 @@ export function summarize(chart: ChartData, rangeHours: number): string {
     const f = (v: number) => (s.unit === 'lux' ? Math.round(v).toString() : v.toFixed(1));
     return `${s.label}: lowest ${f(Math.min(...values))}, highest ${f(Math.max(...values))}, latest ${f(values[values.length - 1]!)}`;
   });
-  return `Environmental trends over the last ${rangeHours} hours. ${parts.join('. ')}.`;
+  return `Chart summary, last ${rangeHours} hours. ${parts.join('. ')}.`;
 }
