@@ -4,6 +4,8 @@ import type { Settings } from '../contract/settings.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Feature } from '../features.ts';
 import type { SensorSet } from './probes.ts';
+import { RollupCatchUp } from '../history/rollup-catch-up.ts';
+import { RollupWriter } from '../history/rollup-writer.ts';
 import { ReadingsRepo } from './readings-repo.ts';
 import { sensorRoutes } from './routes.ts';
 import { SamplingLoop, type SamplingLoopOptions } from './sampling-loop.ts';
@@ -15,18 +17,21 @@ export interface SensorsFeatureDeps {
   clock: Clock;
   greenhouseId: string;
   sensors: SensorSet;
-  log?: { error(obj: object, msg: string): void };
+  log?: { info?(obj: object, msg: string): void; error(obj: object, msg: string): void };
   samplingOptions?: Partial<SamplingLoopOptions>;
 }
 
 export interface SensorsFeature extends Feature {
   repo: ReadingsRepo;
   sampler: SamplingLoop;
+  /** Folds a rollup backlog in slices; `whenCurrent()` resolves once history reads are cheap. */
+  catchUp: RollupCatchUp;
 }
 
-/** Sensors end to end: the sampling loop, the readings table and the /api/sensors routes. */
+/** Sensors end to end: the sampling loop, the readings table and its rollups, the /api/sensors routes. */
 export function createSensorsFeature(deps: SensorsFeatureDeps): SensorsFeature {
-  const repo = new ReadingsRepo(deps.sqlite);
+  const catchUp = new RollupCatchUp({ writer: new RollupWriter(deps.sqlite), log: deps.log });
+  const repo = new ReadingsRepo(deps.sqlite, { onRollupBacklog: () => catchUp.kick() });
   const sampler = new SamplingLoop({
     sensors: deps.sensors,
     repo,
@@ -41,8 +46,16 @@ export function createSensorsFeature(deps: SensorsFeatureDeps): SensorsFeature {
     name: 'sensors',
     repo,
     sampler,
-    routes: [{ prefix: '/sensors', plugin: sensorRoutes, options: { repo, clock: deps.clock } }],
-    start: () => sampler.start(),
-    stop: () => sampler.stop(),
+    catchUp,
+    routes: [{ prefix: '/sensors', plugin: sensorRoutes, options: { repo, clock: deps.clock, historyReady: () => catchUp.whenCurrent() } }],
+    start: () => {
+      // Rollups catch up in the background (a restored database); history requests wait for them.
+      catchUp.start();
+      return sampler.start();
+    },
+    stop: async () => {
+      await sampler.stop();
+      await catchUp.stop();
+    },
   };
 }
