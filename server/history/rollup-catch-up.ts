@@ -82,3 +82,18 @@ export class RollupCatchUp {
     this.#sliceRows = Math.min(MAX_SLICE_ROWS, Math.max(MIN_SLICE_ROWS, Math.min(scaled, this.#sliceRows * 2)));
   }
 }
+
+/**
+ * Folds the whole backlog (in slices, the event loop free in between), e.g. before retention deletes
+ * raw rows that the rollups have not seen yet.
+ */
+export async function foldAllPending(writer: RollupWriter, shouldStop: () => boolean = () => false): Promise<void> {
+  const catchUp = new RollupCatchUp({ writer });
+  catchUp.start();
+  try {
+    await catchUp.whenCurrent();
+  } finally {
+    await catchUp.stop();
+  }
+  if (!shouldStop()) writer.foldPending();
+}
