@@ -117,3 +117,115 @@ describe('rollups', () => {
     );
   });
 });
+
+/** Writes readings straight into the table, as a restore or another program would (no rollups). */
+function insertRaw(rows: Array<{ takenAtMs: number; sensorType: SensorType; value: number }>) {
+  const insert = database.sqlite.prepare(
+    `INSERT INTO readings (greenhouse_id, sensor_type, taken_at, temperature_c, humidity_pct, light_lux, soil_moisture_pct, water_level_cm)
+     VALUES ('greenhouse-001', ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  database.sqlite.transaction(() => {
+    for (const r of rows) {
+      const v = r.value;
+      if (r.sensorType === 'DHT11') insert.run(r.sensorType, r.takenAtMs, v, 100 - v, null, null, null);
+      else if (r.sensorType === 'LDR') insert.run(r.sensorType, r.takenAtMs, null, null, v * 10, null, null);
+      else insert.run(r.sensorType, r.takenAtMs, null, null, null, v, null);
+    }
+  })();
+}
+
+/** A day at one reading every 5 s for two sensors, with the 3rd hour missing. */
+function rawDay(startMs: number) {
+  const rows: Array<{ takenAtMs: number; sensorType: SensorType; value: number }> = [];
+  for (let t = startMs; t < startMs + 24 * HOUR; t += 5_000) {
+    if (t >= startMs + 2 * HOUR && t < startMs + 3 * HOUR) continue;
+    rows.push({ takenAtMs: t, sensorType: 'DHT11', value: 15 + ((t / 5_000) % 13) }, { takenAtMs: t, sensorType: 'SOIL_MOISTURE', value: 30 + ((t / 5_000) % 7) });
+  }
+  return rows;
+}
+
+const expectRollupsCurrent = () => {
+  for (const resolutionMs of ROLLUP_RESOLUTIONS_MS) expectSameAggregates(storedRollups(resolutionMs), expectedRollups(resolutionMs));
+  const { foldedThroughId, maxId } = new RollupWriter(database.sqlite).backlog();
+  expect(foldedThroughId).toBe(maxId);
+};
+
+describe('rollup catch-up', () => {
+  it('folds raw rows written behind its back from the watermark, in slices that give the event loop back', async () => {
+    insertRaw(rawDay(T0));
+    const writer = new RollupWriter(database.sqlite);
+    expect(writer.backlog().foldedThroughId).toBe(0);
+    // Part of it folded already (a catch-up interrupted by a restart): the rest goes on from there.
+    expect(writer.foldPending(5_000)).toBeGreaterThan(20_000);
+    expect(writer.backlog().foldedThroughId).toBe(5_000);
+
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const catchUp = new RollupCatchUp({ writer });
+    catchUp.start();
+    await catchUp.whenCurrent();
+    spinning = false;
+    writer.foldPending(); // what is left is at most a tick's worth, folded inline by the next read
+    expect(turns).toBeGreaterThan(3);
+    expectRollupsCurrent();
+    await catchUp.stop();
+  });
+
+  it('counts every row once when stopped midway and started again, with ticks arriving meanwhile', async () => {
+    insertRaw(rawDay(T0));
+    const repo = new ReadingsRepo(database.sqlite);
+    const first = new RollupCatchUp({ writer: new RollupWriter(database.sqlite) });
+    first.start();
+    await new Promise((resolve) => setImmediate(resolve));
+    await first.stop();
+    const left = repo.pendingRollupRows();
+    expect(left).toBeGreaterThan(0);
+    // A tick while far behind stores its rows and leaves them to the catch-up.
+    repo.insertTick(G, [{ sensorType: 'LDR', takenAtMs: T0 + 25 * HOUR, lightLux: 123 }]);
+    expect(repo.pendingRollupRows()).toBe(left + 1);
+
+    const second = new RollupCatchUp({ writer: new RollupWriter(database.sqlite) });
+    second.start();
+    await second.whenCurrent();
+    await second.stop();
+    // Once current, a tick folds itself in its own transaction.
+    repo.insertTick(G, [{ sensorType: 'LDR', takenAtMs: T0 + 26 * HOUR, lightLux: 456 }]);
+    repo.foldRollups();
+    expectRollupsCurrent();
+  });
+
+  it('keeps gaps as gaps: an hour without rows has no bucket at any level, and history shows the hole', () => {
+    insertRaw(rawDay(T0));
+    const repo = new ReadingsRepo(database.sqlite);
+    repo.foldRollups();
+    for (const resolutionMs of ROLLUP_RESOLUTIONS_MS) {
+      const inGap = database.sqlite
+        .prepare(`SELECT count(*) FROM reading_rollups WHERE resolution_ms = ? AND bucket_at >= ? AND bucket_at < ?`)
+        .pluck()
+        .get(resolutionMs, T0 + 2 * HOUR, T0 + 3 * HOUR);
+      expect(inGap, `${resolutionMs} ms level`).toBe(0);
+    }
+    const points = repo.historical(G, 24, T0 + 24 * HOUR - 1, 'DHT11');
+    const times = points.map((p) => Date.parse(p.timestamp));
+    expect(times.filter((t) => t >= T0 + 2 * HOUR && t < T0 + 3 * HOUR)).toEqual([]);
+    const steps = times.slice(1).map((t, i) => t - times[i]!);
+    expect(steps.filter((step) => step > points[0]!.bucketMs!)).toEqual([HOUR + points[0]!.bucketMs!]);
+  });
+
+  it('gives each historical point the min and max of its bucket around the mean', () => {
+    const repo = new ReadingsRepo(database.sqlite);
+    // A 1-minute spike to 40 °C inside a 10-minute bucket of 20 °C.
+    for (let t = T0; t < T0 + 10 * 60_000; t += 5_000) {
+      const spike = t >= T0 + 3 * 60_000 && t < T0 + 4 * 60_000;
+      repo.insertTick(G, [{ sensorType: 'DHT11', takenAtMs: t, temperatureC: spike ? 40 : 20, humidityPct: 50 }]);
+    }
+    const [point] = repo.historical(G, 168, T0 + 10 * 60_000 - 1);
+    expect(point).toMatchObject({ bucketMs: 600_000, min: { temperature: 20, humidity: 50 }, max: { temperature: 40, humidity: 50 } });
+    expect(point!.temperature).toBeCloseTo(22, 6);
+  });
+});
