@@ -1,8 +1,9 @@
+import { SerialQueue } from '../../drivers/delay.ts';
+import type { Logger } from 'pino';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Clock, TimerHandle } from '../../drivers/clock.ts';
 import type { EventBus } from '../events/bus.ts';
-import type { Feature } from '../features.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import { BACKUPS_DIR, backupTimeMs, listBackups, pruneBackups, writeBackup } from './backup.ts';
 import { pruneOlderThan, retentionCutoffMs, type PruneResult } from './retention.ts';
@@ -12,18 +13,13 @@ export const BACKUP_EVERY_MS = 24 * 60 * 60_000;
 /** The first run waits a little after start, so start-up (and safe-state) is never slowed by it. */
 export const FIRST_RUN_DELAY_MS = 60_000;
 
-export interface LifecycleLogger {
-  info(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
-
 export interface DataLifecycleDeps {
   sqlite: Database.Database;
   dataDir: string;
   settings: SettingsService;
   bus: EventBus;
   clock: Clock;
-  logger: LifecycleLogger;
+  logger: Logger;
 }
 
 /**
@@ -31,11 +27,10 @@ export interface DataLifecycleDeps {
  * retention setting changes) and, when `autoBackup` is on, an online backup once a day.
  * Runs one job at a time; a request during a run is queued behind it.
  */
-export class DataLifecycle implements Feature {
-  readonly name = 'lifecycle';
+export class DataLifecycle {
   #timer: TimerHandle | null = null;
   #unsubscribe: (() => void) | null = null;
-  #running: Promise<unknown> = Promise.resolve();
+  readonly #jobs = new SerialQueue();
   #stopped = true;
   #lastBackupMs: number | null = null;
 
@@ -51,7 +46,7 @@ export class DataLifecycle implements Feature {
     pruneBackups(dir); // leftovers of a backup interrupted by a crash
     const newest = listBackups(dir).at(-1);
     this.#lastBackupMs = newest ? backupTimeMs(newest) : null;
-    this.#unsubscribe = this.deps.bus.on('settingsChanged', this.name, ({ settings, previous }) => {
+    this.#unsubscribe = this.deps.bus.on('settingsChanged', 'lifecycle', ({ settings, previous }) => {
       const now = settings.systemSettings;
       const before = previous.systemSettings;
       if (now.dataRetentionDays !== before.dataRetentionDays) this.#runLogged('retention pruning', () => this.pruneNow());
@@ -71,12 +66,8 @@ export class DataLifecycle implements Feature {
   }
 
   /** Resolves when no job is running (tests, shutdown). */
-  async idle(): Promise<void> {
-    for (;;) {
-      const current = this.#running;
-      await current.catch(() => undefined);
-      if (current === this.#running) return;
-    }
+  idle(): Promise<void> {
+    return this.#jobs.idle();
   }
 
   /** Deletes what is older than the retention now (queued behind a running job). */
@@ -116,9 +107,7 @@ export class DataLifecycle implements Feature {
   }
 
   #enqueue<T>(job: () => Promise<T>): Promise<T> {
-    const next = this.#running.catch(() => undefined).then(job);
-    this.#running = next;
-    return next;
+    return this.#jobs.run(job);
   }
 
   #schedule(delayMs: number): void {

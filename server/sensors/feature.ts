@@ -1,23 +1,9 @@
-import type Database from 'better-sqlite3';
-import type { Clock } from '../../drivers/clock.ts';
-import type { Settings } from '../contract/settings.ts';
-import type { EventBus } from '../events/bus.ts';
+import type { AppContext } from '../context.ts';
+import { featureLogger } from '../context.ts';
 import type { Feature } from '../features.ts';
-import type { SensorSet } from './probes.ts';
 import { ReadingsRepo } from './readings-repo.ts';
 import { sensorRoutes } from './routes.ts';
-import { SamplingLoop, type SamplingLoopOptions } from './sampling-loop.ts';
-
-export interface SensorsFeatureDeps {
-  sqlite: Database.Database;
-  bus: EventBus;
-  settings: { get(): Settings };
-  clock: Clock;
-  greenhouseId: string;
-  sensors: SensorSet;
-  log?: { error(obj: object, msg: string): void };
-  samplingOptions?: Partial<SamplingLoopOptions>;
-}
+import { SamplingLoop } from './sampling-loop.ts';
 
 export interface SensorsFeature extends Feature {
   repo: ReadingsRepo;
@@ -25,23 +11,25 @@ export interface SensorsFeature extends Feature {
 }
 
 /** Sensors end to end: the sampling loop, the readings table and the /api/sensors routes. */
-export function createSensorsFeature(deps: SensorsFeatureDeps): SensorsFeature {
-  const repo = new ReadingsRepo(deps.sqlite);
+export function createSensorsFeature(ctx: AppContext): SensorsFeature {
+  const { clock } = ctx;
+  const repo = new ReadingsRepo(ctx.database.sqlite);
   const sampler = new SamplingLoop({
-    sensors: deps.sensors,
+    sensors: ctx.hardware,
     repo,
-    bus: deps.bus,
-    settings: deps.settings,
-    clock: deps.clock,
-    greenhouseId: deps.greenhouseId,
-    log: deps.log,
-    options: deps.samplingOptions,
+    bus: ctx.bus,
+    settings: ctx.settings,
+    clock,
+    greenhouseId: ctx.config.greenhouseId,
+    logger: featureLogger(ctx, 'sensors'),
   });
   return {
     name: 'sensors',
     repo,
     sampler,
-    routes: [{ prefix: '/sensors', plugin: sensorRoutes, options: { repo, clock: deps.clock } }],
+    async registerRoutes(api) {
+      await api.register(sensorRoutes, { prefix: '/sensors', repo, clock });
+    },
     start: () => sampler.start(),
     stop: () => sampler.stop(),
   };
