@@ -80,7 +80,7 @@ export async function writeBackup(sqlite: Database.Database, dataDir: string, at
 export function pruneBackups(dir: string, keep = BACKUPS_KEPT): string[] {
   const removed: string[] = [];
   mkdirSync(dir, { recursive: true });
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(dir);
   } catch {

@@ -35,7 +35,7 @@ export interface HubDeps {
   options?: Partial<HubOptions>;
 }
 
-type ClientHandler<E extends keyof ClientEvents> = (account: UserRow, data: unknown) => Promise<void> | void;
+type ClientHandler = (account: UserRow, data: unknown) => Promise<void> | void;
 
 interface Client {
   socket: WebSocket;
@@ -51,7 +51,7 @@ interface Client {
  */
 export class RealtimeHub {
   readonly #clients = new Set<Client>();
-  readonly #handlers = new Map<string, ClientHandler<keyof ClientEvents>>();
+  readonly #handlers = new Map<string, ClientHandler>();
   readonly #options: HubOptions;
   #heartbeat: NodeJS.Timeout | null = null;
 
@@ -75,8 +75,8 @@ export class RealtimeHub {
   }
 
   /** Registers the handler of a client event (e.g. 'device-control'); it may throw a DomainError or HttpError. */
-  onClientEvent<E extends Exclude<keyof ClientEvents, 'authenticate' | 'join-greenhouse'>>(event: E, handler: ClientHandler<E>): void {
-    this.#handlers.set(event, handler as ClientHandler<keyof ClientEvents>);
+  onClientEvent<E extends Exclude<keyof ClientEvents, 'authenticate' | 'join-greenhouse'>>(event: E, handler: ClientHandler): void {
+    this.#handlers.set(event, handler);
   }
 
   /** Sends an event to every authenticated socket that joined the greenhouse. */
