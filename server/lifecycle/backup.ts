@@ -96,7 +96,7 @@ function runBackupWorker(dbPath: string, partialPath: string): Promise<void> {
 export function pruneBackups(dir: string, keep = BACKUPS_KEPT): string[] {
   const removed: string[] = [];
   mkdirSync(dir, { recursive: true });
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(dir);
   } catch {

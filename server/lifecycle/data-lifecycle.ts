@@ -1,9 +1,10 @@
+import { SerialQueue } from '../../drivers/delay.ts';
+import type { Logger } from 'pino';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Clock, TimerHandle } from '../../drivers/clock.ts';
 import { AUTO_VACUUM } from '../db/auto-vacuum.ts';
 import type { EventBus } from '../events/bus.ts';
-import type { Feature } from '../features.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import { BACKUPS_DIR, backupTimeMs, listBackups, pruneBackups, writeBackup } from './backup.ts';
 import { foldAllPending } from '../history/rollup-catch-up.ts';
@@ -16,18 +17,13 @@ export const BACKUP_EVERY_MS = 24 * 60 * 60_000;
 /** The first run waits a little after start, so start-up (and safe-state) is never slowed by it. */
 export const FIRST_RUN_DELAY_MS = 60_000;
 
-export interface LifecycleLogger {
-  info(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
-
 export interface DataLifecycleDeps {
   sqlite: Database.Database;
   dataDir: string;
   settings: SettingsService;
   bus: EventBus;
   clock: Clock;
-  logger: LifecycleLogger;
+  logger: Logger;
 }
 
 /**
@@ -36,11 +32,10 @@ export interface DataLifecycleDeps {
  * incremental vacuum; and, when `autoBackup` is on, a backup once a day.
  * Runs one job at a time; a request during a run is queued behind it.
  */
-export class DataLifecycle implements Feature {
-  readonly name = 'lifecycle';
+export class DataLifecycle {
   #timer: TimerHandle | null = null;
   #unsubscribe: (() => void) | null = null;
-  #running: Promise<unknown> = Promise.resolve();
+  readonly #jobs = new SerialQueue();
   #stopped = true;
   #lastBackupMs: number | null = null;
 
@@ -63,7 +58,7 @@ export class DataLifecycle implements Feature {
     if (this.deps.sqlite.pragma('auto_vacuum', { simple: true }) !== AUTO_VACUUM.incremental) {
       this.deps.logger.info({}, 'database is not in incremental auto-vacuum mode (too large to convert at start): pruned space is reused, not returned; see docs/storage.md');
     }
-    this.#unsubscribe = this.deps.bus.on('settingsChanged', this.name, ({ settings, previous }) => {
+    this.#unsubscribe = this.deps.bus.on('settingsChanged', 'lifecycle', ({ settings, previous }) => {
       const now = settings.systemSettings;
       const before = previous.systemSettings;
       if (now.dataRetentionDays !== before.dataRetentionDays) this.#runLogged('retention pruning', () => this.pruneNow());
@@ -83,12 +78,8 @@ export class DataLifecycle implements Feature {
   }
 
   /** Resolves when no job is running (tests, shutdown). */
-  async idle(): Promise<void> {
-    for (;;) {
-      const current = this.#running;
-      await current.catch(() => undefined);
-      if (current === this.#running) return;
-    }
+  idle(): Promise<void> {
+    return this.#jobs.idle();
   }
 
   /** Deletes what is older than the retention now (queued behind a running job). */
@@ -132,9 +123,7 @@ export class DataLifecycle implements Feature {
   }
 
   #enqueue<T>(job: () => Promise<T>): Promise<T> {
-    const next = this.#running.catch(() => undefined).then(job);
-    this.#running = next;
-    return next;
+    return this.#jobs.run(job);
   }
 
   #schedule(delayMs: number): void {

@@ -9,6 +9,7 @@ import { EventBus, type GatewayEvents } from '../../../../server/events/bus.ts';
 import { ReadingsRepo } from '../../../../server/sensors/readings-repo.ts';
 import { SamplingLoop } from '../../../../server/sensors/sampling-loop.ts';
 import { fakeSensors } from '../../../support/fake-sensors.ts';
+import pino from 'pino';
 
 let dir: string;
 let database: OpenedDatabase;
@@ -30,6 +31,7 @@ function makeLoop(sensors: ReturnType<typeof fakeSensors>['sensors']) {
     settings: { get: () => settings },
     clock,
     greenhouseId: 'greenhouse-001',
+    logger: pino({ level: 'silent' }),
   });
   return loop;
 }
