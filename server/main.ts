@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { SystemClock } from '../drivers/clock.ts';
 import { runAppliance } from './appliance/lifecycle.ts';
 import { applianceLoggerOptions } from './appliance/logging.ts';
@@ -9,7 +10,7 @@ import { createGateway } from './gateway.ts';
 async function main(): Promise<void> {
   let gateway;
   try {
-    gateway = await createGateway({ env: process.env, logger: applianceLoggerOptions(process.env) });
+    gateway = await createGateway({ env: process.env, logger: pino(applianceLoggerOptions(process.env)) });
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);

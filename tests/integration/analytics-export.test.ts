@@ -4,7 +4,7 @@ import { ManualClock } from '../../drivers/clock.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { seedReadings } from '../support/seed-readings.ts';
-import { localIsoTimestamp } from '../../server/analytics/readings-csv.ts';
+import { localIsoTimestamp } from '../../server/analytics/csv-format.ts';
 
 const HOUR_MS = 3_600_000;
 let gateway: TestGateway;

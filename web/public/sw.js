@@ -1,3 +1,4 @@
+/* global self, caches */
 // Service worker: the dashboard's shell opens without the gateway (issue 17: an installable app).
 // Only the app itself is cached: index.html and the hashed /assets/ files. /api and /ws are never
 // touched, so with the gateway gone the data calls fail and the dashboard says "unreachable" rather

@@ -2,7 +2,7 @@
 // and the Add Device / Automation Settings dialogs. Viewers see the same screen without controls.
 import { StatCard } from '../components/StatCard.tsx';
 import { Activity, Bot, Cpu, Plus, Zap, type LucideIcon } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Device } from '../../../server/contract/device.ts';
 import { errorMessage } from '../api/client.ts';
 import { useDeviceCommands, useDeviceStats } from '../api/devices.ts';
@@ -25,7 +25,7 @@ import './devices/devices.css';
 
 export function DevicesScreen() {
   const devicesQuery = useDevices();
-  const devices = devicesQuery.data ?? [];
+  const devices = useMemo(() => devicesQuery.data ?? [], [devicesQuery.data]);
   const known = devicesQuery.data !== undefined;
   const stats = useDeviceStats().data;
   const maintenance = useMaintenanceMode();
