@@ -18,7 +18,7 @@ import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import type { ControlService } from './devices/control-service.ts';
 import { createDevicesFeature } from './devices/feature.ts';
 import { EventBus } from './events/bus.ts';
-import type { Feature } from './features.ts';
+import { startFeatures, stopFeatures, type Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
 import type { DataLifecycle } from './lifecycle/data-lifecycle.ts';
 import { createLifecycleFeature } from './lifecycle/feature.ts';
@@ -102,7 +102,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     sampler: sensors.sampler,
     url: '',
     async start() {
-      for (const feature of features) await runLogged(log, feature, 'start');
+      await startFeatures(features, log);
       await app.listen({ port: ctx.config.port, host: ctx.config.host });
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : ctx.config.port;
@@ -110,7 +110,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       gateway.url = `http://${host}:${port}`;
     },
     async stop() {
-      for (const feature of [...features].reverse()) await runLogged(log, feature, 'stop');
+      await stopFeatures(features, log);
       // Outputs safe first: a slow HTTP close must not leave a pump running.
       await ctx.hardware.safeState();
       await app.close();
@@ -119,22 +119,6 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     },
   };
   return gateway;
-}
-
-/**
- * Starts or stops one feature on its own (Zigbee2MQTT's way): a feature that throws is logged with its
- * name and the others still start or stop, so one broken part cannot keep the sampler or the safe
- * state from running.
- */
-async function runLogged(log: Logger, feature: Feature, step: 'start' | 'stop'): Promise<void> {
-  const run = feature[step];
-  if (!run) return;
-  try {
-    await run.call(feature);
-    log.debug({ featureName: feature.name }, `${feature.name} ${step === 'start' ? 'started' : 'stopped'}`);
-  } catch (err) {
-    log.error({ err, featureName: feature.name }, `${feature.name} failed to ${step}`);
-  }
 }
 
 /** Builds what every feature is made from, outputs safe before anything else. */

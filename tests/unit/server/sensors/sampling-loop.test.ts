@@ -107,6 +107,27 @@ describe('SamplingLoop', () => {
     expect(loop!.lastSampleAt('LDR')).toBe(t0 + 10_000);
   });
 
+  it('stop() waits for the tick in progress, so nothing is written after it resolves', async () => {
+    const fake = fakeSensors();
+    fake.light.mode = 'hang'; // the tick waits for the light sensor until its read timeout
+    const sampler = makeLoop(fake.sensors);
+    sampler.start();
+    await run(0);
+    let stopped = false;
+    const stopping = sampler.stop().then(() => (stopped = true));
+    await run(1000);
+    expect(stopped).toBe(false);
+    expect(count()).toBe(0);
+    await run(5000);
+    await stopping;
+    // The tick finished (its readings stored) before stop() resolved, and no tick came after.
+    const stored = count();
+    expect(stored).toBeGreaterThan(0);
+    await run(20_000);
+    expect(count()).toBe(stored);
+    expect(events.samplerTicked).toHaveLength(1);
+  });
+
   it('applies an interval change at once, without waiting for the old interval', async () => {
     settings.systemSettings.updateInterval = 60;
     const fakes = fakeSensors();
