@@ -175,6 +175,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     checkDatabase: () => void database.sqlite.prepare('SELECT 1').get(),
     driverStatus: () => hardware.status(),
     lastSampleAt: (sensorType) => sensors.sampler.lastSampleAt(sensorType),
+    samplerHealthy: () => sensors.sampler.healthy(),
     cpuTemperatureC: cpuTemperatureReader(),
     version: packageVersion(),
     hardwareMode: config.hardware,

@@ -35,8 +35,8 @@ export interface LifecycleOptions {
   readyStatus: () => string;
   /**
    * Hard deadline of a shutdown. Below the unit's TimeoutStopSec (20 s) so the gateway exits on its
-   * own terms (outputs were made safe by then or the kernel releases them, see strict_gpiod) instead of
-   * being SIGKILLed.
+   * own terms instead of being SIGKILLed; either way the unit's ExecStopPost (scripts/relays-off.mjs)
+   * drives every relay off after the process is gone.
    */
   forceExitAfterMs?: number;
 }
@@ -46,7 +46,8 @@ export const FORCE_EXIT_AFTER_MS = 10_000;
 
 /**
  * Runs the gateway as the appliance's process: start, READY=1, and on SIGTERM/SIGINT one orderly stop
- * (STOPPING=1, then gateway.stop()) bounded by a hard deadline. Exit 0 on a clean stop, 1 otherwise.
+ * (outputs safe, then STOPPING=1 without waiting, then gateway.stop()) bounded by a hard deadline.
+ * Exit 0 on a clean stop, 1 otherwise.
  */
 export async function runAppliance(options: LifecycleOptions): Promise<{ shutdown: (signal: string) => Promise<void> }> {
   const { gateway, notifier, process: proc, clock, logger } = options;
@@ -61,14 +62,18 @@ export async function runAppliance(options: LifecycleOptions): Promise<{ shutdow
         logger.error({ signal, forceExitAfterMs }, 'shutdown took too long: forcing exit');
         proc.exit(1);
       }, forceExitAfterMs);
-      await notifier.stopping();
+      // Outputs first, before anything that could wait: not even sd_notify may stand between a SIGTERM
+      // and the relays going off (design.md, Safety beyond the rules).
       let code = 0;
       try {
         await options.makeOutputsSafe();
+        logger.info({ signal }, 'outputs in their safe state');
       } catch (err) {
         logger.error({ err, signal }, 'could not drive every output to its safe state');
         code = 1;
       }
+      // Non-blocking and not awaited: the manager learns we are stopping, and nothing waits for it.
+      void notifier.stopping();
       try {
         await gateway.stop();
         logger.info({ signal }, 'stopped cleanly');
@@ -95,7 +100,7 @@ export async function runAppliance(options: LifecycleOptions): Promise<{ shutdow
   // stop) when it initialises during start. Re-adding our listeners makes Node re-register its handler
   // with the kernel, so our shutdown runs again.
   listen();
-  notifier.start();
   await notifier.ready(options.readyStatus());
+  notifier.start();
   return { shutdown };
 }
