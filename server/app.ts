@@ -1,44 +1,33 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import fastifyJwt from '@fastify/jwt';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
-import { makeAuthenticate } from './auth/guard.ts';
-import type { LoginLimiter } from './auth/login-limiter.ts';
-import { authRoutes } from './auth/routes.ts';
-import type { UsersRepo } from './auth/users-repo.ts';
-import type { ResolvedConfig } from './config/load.ts';
+import type { AppContext } from './context.ts';
 import type { Feature } from './features.ts';
 import { handleError, HttpError } from './http/errors.ts';
 import { makeGreenhouseGuard } from './http/greenhouse.ts';
 import { registerDashboard } from './http/static.ts';
 import { createValidatorCompiler } from './http/validation.ts';
-import type { RealtimeHub } from './realtime/hub.ts';
-import { realtimeRoutes } from './realtime/routes.ts';
-import { settingsRoutes } from './settings/routes.ts';
-import type { SettingsService } from './settings/settings-service.ts';
 
-export interface AppDeps {
-  config: ResolvedConfig;
-  jwtSecret: string;
-  users: UsersRepo;
-  limiters: { perAccount: LoginLimiter; perClient: LoginLimiter };
-  settings: SettingsService;
-  hub: RealtimeHub;
-  resolveGreenhouse: (id: string) => string | null;
-  features: Feature[];
+export interface HttpAppOptions {
+  features: readonly Feature[];
+  /** The guard of every authenticated route (the auth feature's). */
+  authenticate: (request: FastifyRequest) => Promise<void>;
   /** Folder of the built dashboard, or null to serve the API only. */
   webRoot: string | null;
-  demoAccount: { username: string; password: string } | null;
-  logger: FastifyServerOptions['logger'];
 }
 
 const WS_MAX_MESSAGE_BYTES = 64 * 1024;
 
-/** Builds the HTTP + websocket application. Tests build it in-process with their own dependencies. */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+/**
+ * Builds the HTTP + websocket server: Fastify logging through the context's pino logger, one error
+ * handler, then every feature's routes under /api (public, or behind the token guard), its root routes
+ * (the websocket) and the dashboard.
+ */
+export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger,
-    bodyLimit: deps.config.bodyLimitBytes,
+    // pino's Logger is Fastify's logger; the cast keeps FastifyInstance's default generics for plugins.
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    bodyLimit: ctx.config.bodyLimitBytes,
     trustProxy: false,
     // Keep the process healthy under slowloris-style clients on the LAN.
     requestTimeout: 60_000,
@@ -50,7 +39,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(createValidatorCompiler());
   app.setErrorHandler(handleError);
 
-  await app.register(fastifyJwt, { secret: deps.jwtSecret });
   await app.register(fastifyRateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) =>
@@ -58,40 +46,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifyWebsocket, { options: { maxPayload: WS_MAX_MESSAGE_BYTES } });
 
-  const authenticate = makeAuthenticate(deps.users);
-  const greenhouseGuard = makeGreenhouseGuard(deps.resolveGreenhouse);
-
+  const greenhouseGuard = makeGreenhouseGuard(ctx.resolveGreenhouse);
   await app.register(
     async (api) => {
-      await api.register(authRoutes, {
-        prefix: '/auth',
-        users: deps.users,
-        limiters: deps.limiters,
-        authenticate,
-        demo: deps.demoAccount,
-        requestsPerMinute: 300,
-      });
-      for (const feature of deps.features) {
-        for (const route of feature.publicRoutes ?? []) {
-          await api.register(route.plugin, { prefix: route.prefix, ...route.options });
-        }
-      }
-      // Everything else under /api needs a valid token; `:greenhouseId` must name this greenhouse.
-      await api.register(async (authed) => {
-        authed.addHook('onRequest', authenticate);
-        authed.addHook('preHandler', greenhouseGuard);
-        await authed.register(settingsRoutes, { prefix: '/settings', settings: deps.settings });
-        for (const feature of deps.features) {
-          for (const route of feature.routes ?? []) {
-            await authed.register(route.plugin, { prefix: route.prefix, ...route.options });
-          }
-        }
+      for (const feature of options.features) await feature.registerPublicRoutes?.(api);
+      // Everything in `authenticated` needs a valid token; `:greenhouseId` must name this greenhouse.
+      await api.register(async (authenticated) => {
+        authenticated.addHook('onRequest', options.authenticate);
+        authenticated.addHook('preHandler', greenhouseGuard);
+        for (const feature of options.features) await feature.registerRoutes?.(authenticated);
       });
     },
     { prefix: '/api' },
   );
-
-  await app.register(realtimeRoutes, { hub: deps.hub });
-  await registerDashboard(app, deps.webRoot);
+  for (const feature of options.features) await feature.registerRootRoutes?.(app);
+  await registerDashboard(app, options.webRoot);
   return app;
 }

@@ -1,14 +1,48 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 
 /**
- * A feature of the gateway (sensors, devices, alerts, ...): its authenticated routes under /api, and the
- * timers or subscriptions it starts and stops. Constructors only keep their dependencies.
+ * A part of the gateway (auth, settings, sensors, devices, alerts, ...), built by `createXFeature(ctx)`
+ * from the application context. Construction only wires dependencies; timers and subscriptions begin
+ * in `start()` and end in `stop()`, which waits for work in flight. The gateway starts features in
+ * order and stops them in reverse, each on its own: one that throws is logged and the others go on.
  */
 export interface Feature {
-  name: string;
-  routes?: Array<{ prefix: string; plugin: FastifyPluginAsync<any>; options?: object }>;
-  /** Routes that need no token (e.g. health), under /api. */
-  publicRoutes?: Array<{ prefix: string; plugin: FastifyPluginAsync<any>; options?: object }>;
+  readonly name: string;
+  /**
+   * Registers the feature's routes (typed plugin options) under /api, behind the bearer-token guard,
+   * which also rewrites `:greenhouseId` to the canonical id (404 for another greenhouse).
+   */
+  registerRoutes?(authenticated: FastifyInstance): Promise<void>;
+  /** Registers routes that need no token (sign-in, health), under /api. */
+  registerPublicRoutes?(api: FastifyInstance): Promise<void>;
+  /** Registers routes outside /api (the websocket endpoint, the dashboard). */
+  registerRootRoutes?(app: FastifyInstance): Promise<void>;
   start?(): void | Promise<void>;
   stop?(): void | Promise<void>;
+}
+
+/** Starts features in order, each on its own (see `runIsolated`). */
+export async function startFeatures(features: readonly Feature[], logger: Logger): Promise<void> {
+  for (const feature of features) await runIsolated(feature, 'start', logger);
+}
+
+/** Stops features in reverse order, each on its own, every one waiting for its work in flight. */
+export async function stopFeatures(features: readonly Feature[], logger: Logger): Promise<void> {
+  for (const feature of [...features].reverse()) await runIsolated(feature, 'stop', logger);
+}
+
+/**
+ * Zigbee2MQTT's way: a feature that throws is logged with its name and the others still start or
+ * stop, so one broken part cannot keep the sampler from running or the outputs from going safe.
+ */
+async function runIsolated(feature: Feature, step: 'start' | 'stop', logger: Logger): Promise<void> {
+  const run = feature[step];
+  if (!run) return;
+  try {
+    await run.call(feature);
+    logger.info({ featureName: feature.name }, `${feature.name} ${step === 'start' ? 'started' : 'stopped'}`);
+  } catch (err) {
+    logger.error({ err, featureName: feature.name }, `${feature.name} failed to ${step}`);
+  }
 }

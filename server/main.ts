@@ -1,5 +1,6 @@
 // First: V8 settings that must be in place before the rest of the server is loaded.
 import './appliance/v8-footprint.ts';
+import pino from 'pino';
 import { SystemClock } from '../drivers/clock.ts';
 import { runAppliance } from './appliance/lifecycle.ts';
 import { applianceLoggerOptions } from './appliance/logging.ts';
@@ -11,7 +12,7 @@ import { createGateway } from './gateway.ts';
 async function main(): Promise<void> {
   let gateway;
   try {
-    gateway = await createGateway({ env: process.env, logger: applianceLoggerOptions(process.env) });
+    gateway = await createGateway({ env: process.env, logger: pino(applianceLoggerOptions(process.env)) });
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);

@@ -1,8 +1,10 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../drivers/clock.ts';
 import type { Alert, AlertStats, Severity } from '../contract/alert.ts';
 import { MANUAL_RESOLUTION } from '../contract/alert.ts';
 import type { SensorSnapshot } from '../contract/reading.ts';
 import type { EventBus } from '../events/bus.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../domain/errors.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import { toAlert, type AlertFilter, type AlertRow, type AlertsRepo, type NewAlert } from './alerts-repo.ts';
 import type { EmailNotifier } from './email-notifier.ts';
@@ -13,8 +15,8 @@ export interface AlertServiceDeps {
   bus: EventBus;
   settings: SettingsService;
   notifier: EmailNotifier;
-  now(): number;
-  logger: { error(obj: object, msg: string): void };
+  clock: Clock;
+  logger: Logger;
 }
 
 const OWNER = 'alerts';
@@ -98,7 +100,7 @@ export class AlertService {
 
   #evaluateSnapshot(snapshot: SensorSnapshot): void {
     const thresholds = this.deps.settings.get().alertThresholds;
-    this.#apply(evaluateThresholds(snapshot, thresholds, this.deps.repo.activeByCause(), this.deps.now(), this.#acknowledged));
+    this.#apply(evaluateThresholds(snapshot, thresholds, this.deps.repo.activeByCause(), this.deps.clock.now(), this.#acknowledged));
   }
 
   #apply(evaluation: Evaluation): void {

@@ -1,3 +1,4 @@
+import type { Clock } from '../../drivers/clock.ts';
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Alert, AlertStats, Severity } from '../contract/alert.ts';
 import { toIso, type Db } from '../db/open.ts';
@@ -41,41 +42,43 @@ export function toAlert(row: AlertRow): Alert {
   };
 }
 
+export interface AlertsRepoDeps {
+  db: Db;
+  greenhouseId: string;
+  clock: Clock;
+}
+
 /** Storage of alerts for one greenhouse. Times come from the injected clock, not SQLite's. */
 export class AlertsRepo {
-  constructor(
-    private readonly db: Db,
-    private readonly greenhouseId: string,
-    private readonly now: () => number,
-  ) {}
+  constructor(private readonly deps: AlertsRepoDeps) {}
 
   insert(alert: NewAlert): AlertRow {
-    return this.db
+    return this.deps.db
       .insert(alerts)
-      .values({ ...alert, greenhouseId: this.greenhouseId, isResolved: false, createdAt: new Date(this.now()) })
+      .values({ ...alert, greenhouseId: this.deps.greenhouseId, isResolved: false, createdAt: new Date(this.deps.clock.now()) })
       .returning()
       .get();
   }
 
   findById(id: number): AlertRow | undefined {
-    return this.db.select().from(alerts).where(and(eq(alerts.id, id), eq(alerts.greenhouseId, this.greenhouseId))).get();
+    return this.deps.db.select().from(alerts).where(and(eq(alerts.id, id), eq(alerts.greenhouseId, this.deps.greenhouseId))).get();
   }
 
   /** Active alerts that have a cause (those the evaluator manages), by cause key. */
   activeByCause(): Map<string, ActiveAlertView> {
-    const rows = this.db
+    const rows = this.deps.db
       .select({ id: alerts.id, causeKey: alerts.causeKey, severity: alerts.severity })
       .from(alerts)
-      .where(and(eq(alerts.greenhouseId, this.greenhouseId), eq(alerts.isResolved, false), isNotNull(alerts.causeKey)))
+      .where(and(eq(alerts.greenhouseId, this.deps.greenhouseId), eq(alerts.isResolved, false), isNotNull(alerts.causeKey)))
       .all();
     return new Map(rows.map((r) => [r.causeKey!, { id: r.id, causeKey: r.causeKey!, severity: r.severity }]));
   }
 
   list(filter: AlertFilter): AlertRow[] {
-    const conditions = [eq(alerts.greenhouseId, this.greenhouseId)];
+    const conditions = [eq(alerts.greenhouseId, this.deps.greenhouseId)];
     if (filter.status) conditions.push(eq(alerts.isResolved, filter.status === 'resolved'));
     if (filter.severity) conditions.push(eq(alerts.severity, filter.severity));
-    return this.db
+    return this.deps.db
       .select()
       .from(alerts)
       .where(and(...conditions))
@@ -86,7 +89,7 @@ export class AlertsRepo {
 
   /** Updates an active alert's severity and message in place (escalation); undefined when not active. */
   escalate(id: number, changes: { severity: Severity; message: string; value: number | null }): AlertRow | undefined {
-    return this.db
+    return this.deps.db
       .update(alerts)
       .set(changes)
       .where(and(eq(alerts.id, id), eq(alerts.isResolved, false)))
@@ -96,27 +99,27 @@ export class AlertsRepo {
 
   /** Marks an active alert resolved; undefined when it is unknown or already resolved. */
   resolve(id: number, actionTaken: string): AlertRow | undefined {
-    return this.db
+    return this.deps.db
       .update(alerts)
-      .set({ isResolved: true, resolvedAt: new Date(this.now()), actionTaken })
-      .where(and(eq(alerts.id, id), eq(alerts.greenhouseId, this.greenhouseId), eq(alerts.isResolved, false)))
+      .set({ isResolved: true, resolvedAt: new Date(this.deps.clock.now()), actionTaken })
+      .where(and(eq(alerts.id, id), eq(alerts.greenhouseId, this.deps.greenhouseId), eq(alerts.isResolved, false)))
       .returning()
       .get();
   }
 
   delete(id: number): boolean {
-    return this.db.delete(alerts).where(and(eq(alerts.id, id), eq(alerts.greenhouseId, this.greenhouseId))).run().changes > 0;
+    return this.deps.db.delete(alerts).where(and(eq(alerts.id, id), eq(alerts.greenhouseId, this.deps.greenhouseId))).run().changes > 0;
   }
 
   stats(): AlertStats {
-    const rows = this.db
+    const rows = this.deps.db
       .select({
         severity: alerts.severity,
         total: sql<number>`count(*)`,
         active: sql<number>`sum(case when ${alerts.isResolved} = 0 then 1 else 0 end)`,
       })
       .from(alerts)
-      .where(eq(alerts.greenhouseId, this.greenhouseId))
+      .where(eq(alerts.greenhouseId, this.deps.greenhouseId))
       .groupBy(alerts.severity)
       .all();
     const bySeverity = SEVERITIES.map((severity) => {

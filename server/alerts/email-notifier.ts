@@ -1,3 +1,5 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../drivers/clock.ts';
 import type { Transporter } from 'nodemailer';
 import type { Alert } from '../contract/alert.ts';
 import type { Config } from '../config/schema.ts';
@@ -18,8 +20,8 @@ export interface EmailNotifierDeps {
   smtp: SmtpConfig | null;
   /** Addresses of users who opted in to email notifications (read when an alert is sent). */
   recipients(): string[];
-  now(): number;
-  logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  clock: Clock;
+  logger: Logger;
   limits?: Partial<EmailLimits>;
 }
 
@@ -46,7 +48,7 @@ export class EmailNotifier {
   /** Called for every raised or escalated alert; only CRITICAL ones may send. */
   notify(alert: Alert, causeKey: string | null): void {
     if (alert.severity !== 'CRITICAL' || !this.deps.smtp) return;
-    const nowMs = this.deps.now();
+    const nowMs = this.deps.clock.now();
     const cause = causeKey ?? `type:${alert.alertType}`;
     const last = this.#lastSentByCause.get(cause);
     if (last !== undefined && nowMs - last < this.#limits.perCauseWindowMs) return;

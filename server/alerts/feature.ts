@@ -1,24 +1,13 @@
-import { users } from '../db/schema.ts';
-import type { Db } from '../db/open.ts';
-import type { EventBus } from '../events/bus.ts';
-import type { Feature } from '../features.ts';
-import type { SettingsService } from '../settings/settings-service.ts';
+import type { AppContext } from '../context.ts';
+import { featureLogger } from '../context.ts';
 import type { Preferences } from '../contract/user.ts';
+import type { Db } from '../db/open.ts';
+import { users } from '../db/schema.ts';
+import type { Feature } from '../features.ts';
 import { AlertService } from './alert-service.ts';
 import { AlertsRepo } from './alerts-repo.ts';
-import { EmailNotifier, type EmailLimits, type SmtpConfig } from './email-notifier.ts';
+import { EmailNotifier } from './email-notifier.ts';
 import { alertRoutes, notificationRoutes } from './routes.ts';
-
-export interface AlertsFeatureDeps {
-  db: Db;
-  bus: EventBus;
-  settings: SettingsService;
-  greenhouseId: string;
-  smtp: SmtpConfig | null;
-  now(): number;
-  logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
-  emailLimits?: Partial<EmailLimits>;
-}
 
 /** Addresses of every account that opted in to email notifications. */
 export function emailRecipients(db: Db): string[] {
@@ -30,31 +19,33 @@ export function emailRecipients(db: Db): string[] {
     .map((u) => u.email);
 }
 
+export interface AlertsFeature extends Feature {
+  service: AlertService;
+  notifier: EmailNotifier;
+}
+
 /** The alerts feature: evaluator + storage + notifications, and its routes. */
-export function createAlertsFeature(deps: AlertsFeatureDeps): Feature & { service: AlertService; notifier: EmailNotifier } {
-  const notifier = new EmailNotifier({
-    smtp: deps.smtp,
-    recipients: () => emailRecipients(deps.db),
-    now: deps.now,
-    logger: deps.logger,
-    limits: deps.emailLimits,
-  });
+export function createAlertsFeature(ctx: AppContext): AlertsFeature {
+  const { config, clock, bus, settings } = ctx;
+  const db = ctx.database.db;
+  const logger = featureLogger(ctx, 'alerts');
+  const notifier = new EmailNotifier({ smtp: config.smtp, recipients: () => emailRecipients(db), clock, logger });
   const service = new AlertService({
-    repo: new AlertsRepo(deps.db, deps.greenhouseId, deps.now),
-    bus: deps.bus,
-    settings: deps.settings,
+    repo: new AlertsRepo({ db, greenhouseId: config.greenhouseId, clock }),
+    bus,
+    settings,
     notifier,
-    now: deps.now,
-    logger: deps.logger,
+    clock,
+    logger,
   });
   return {
     name: 'alerts',
     service,
     notifier,
-    routes: [
-      { prefix: '/alerts', plugin: alertRoutes, options: { alerts: service } },
-      { prefix: '/notifications', plugin: notificationRoutes, options: { notifier } },
-    ],
+    async registerRoutes(api) {
+      await api.register(alertRoutes, { prefix: '/alerts', alerts: service });
+      await api.register(notificationRoutes, { prefix: '/notifications', notifier });
+    },
     start: () => service.start(),
     stop: () => service.stop(),
   };

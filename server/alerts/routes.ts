@@ -4,7 +4,7 @@ import Type from 'typebox';
 import { requireWriter } from '../auth/guard.ts';
 import { MANUAL_RESOLUTION } from '../contract/alert.ts';
 import { GreenhouseParams } from '../contract/common.ts';
-import { badRequest } from '../http/errors.ts';
+import { invalid } from '../domain/errors.ts';
 import { ok } from '../http/reply.ts';
 import type { AlertService } from './alert-service.ts';
 import { alertsToCsv } from './csv.ts';
@@ -66,7 +66,7 @@ export async function alertRoutes(fastify: FastifyInstance, options: { alerts: A
     { schema: { params, body: CreateBody, response: { 201: AlertReply, ...failures } }, preValidation: requireWriter() },
     async (request, reply) => {
       const { alertType, severity, message, deviceId } = request.body;
-      if (message.trim() === '') throw badRequest('message must not be blank', 'message');
+      if (message.trim() === '') throw invalid('message must not be blank', 'message');
       const alert = alerts.create({ alertType, severity, message: message.trim(), deviceId: deviceId?.trim() || null });
       return reply.status(201).send(ok(alert, 'Alert created'));
     },

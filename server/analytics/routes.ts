@@ -1,3 +1,4 @@
+import type { Clock } from '../../drivers/clock.ts';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
@@ -9,7 +10,7 @@ import { readingsCsvStream } from './readings-csv.ts';
 
 export interface AnalyticsRoutesOptions {
   dbPath: string;
-  now: () => number;
+  clock: Clock;
   /** Downloads running at once; each holds a read connection and a core on a Pi. */
   maxConcurrentExports?: number;
 }
@@ -44,7 +45,7 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
       if (running >= maxConcurrent) throw new HttpError(429, 'Too many report exports in progress, try again shortly');
       const { greenhouseId } = request.params;
       const hours = request.query.hours ?? 24;
-      const toMs = options.now();
+      const toMs = options.clock.now();
       const stamp = backupFileName(toMs).replace(/^greenhouse-|\.db$/g, '');
       const csv = readingsCsvStream(options.dbPath, greenhouseId, toMs - hours * 3_600_000, toMs);
       running++;

@@ -1,3 +1,4 @@
+import type { Clock } from '../../drivers/clock.ts';
 import { readFile } from 'node:fs/promises';
 import Type, { type Static } from 'typebox';
 import { NullableNumber } from '../contract/common.ts';
@@ -26,7 +27,7 @@ export interface DriverStatusView {
 /** Where the health answer comes from; each source is optional so the route works in every build. */
 export interface HealthSources {
   /** The gateway's clock, in which the sampler stamps its samples (scaled in a fast simulator). */
-  nowMs: () => number;
+  clock: Pick<Clock, 'now'>;
   /** Wall-clock seconds since the gateway was built. */
   uptimeSeconds: () => number;
   /** Runs a trivial query; throws when the database is unusable. */
@@ -65,7 +66,7 @@ export function healthStatus(input: {
 }
 
 export async function collectHealth(sources: HealthSources): Promise<Health> {
-  const nowMs = sources.nowMs();
+  const nowMs = sources.clock.now();
   const uptimeSeconds = Math.max(0, Math.round(sources.uptimeSeconds()));
   let database: Health['database'] = { ok: true };
   try {

@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { LoggerOptions } from 'pino';
 
 /**
  * Log fields that may carry a secret, wherever they appear (request headers, bodies logged with an
@@ -17,10 +17,10 @@ export const REDACT_PATHS = [
 ];
 
 /**
- * The process logger (pino through Fastify): JSON lines on stdout, which journald keeps, with secrets
+ * The process logger (pino, which Fastify logs through too): JSON lines on stdout, which journald keeps, with secrets
  * censored. LOG_LEVEL picks the level (default info).
  */
-export function applianceLoggerOptions(env: Record<string, string | undefined>): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+export function applianceLoggerOptions(env: Record<string, string | undefined>): LoggerOptions {
   return {
     level: env.LOG_LEVEL ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },

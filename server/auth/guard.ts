@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Role } from '../contract/user.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
-import type { TokenClaims } from './tokens.ts';
+import type { TokenClaims, TokenService } from './tokens.ts';
 import type { UserRow, UsersRepo } from './users-repo.ts';
 
 declare module 'fastify' {
@@ -11,9 +11,21 @@ declare module 'fastify' {
   }
 }
 
+/** Roles that may change things (devices, automation, alerts, thresholds); viewers only look. */
+export const WRITER_ROLES: readonly Role[] = ['admin', 'operator'];
+
 /**
- * Verifies a token (signature, expiry) and that it still matches its account: a deleted account or a
- * password change since the token was issued makes it invalid.
+ * Why `role` may not do what needs one of `allowed`, or null when it may. One wording for REST and
+ * websocket commands.
+ */
+export function roleRefusal(role: Role, allowed: readonly Role[]): string | null {
+  if (allowed.includes(role)) return null;
+  return role === 'viewer' ? 'Viewers have read-only access' : `This action needs the ${allowed.join(' or ')} role`;
+}
+
+/**
+ * Checks that a token's claims still match its account: a deleted account or a password change since
+ * the token was issued makes it invalid.
  */
 export function accountFromClaims(users: UsersRepo, claims: TokenClaims): UserRow | null {
   const id = Number(claims.sub);
@@ -23,17 +35,22 @@ export function accountFromClaims(users: UsersRepo, claims: TokenClaims): UserRo
   return account;
 }
 
-export function makeAuthenticate(users: UsersRepo) {
+/** The bearer token of an `Authorization` header, or null. */
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+export function makeAuthenticate(users: UsersRepo, tokens: TokenService) {
   return async function authenticate(request: FastifyRequest): Promise<void> {
     if (!request.headers.authorization) throw unauthorized('Authentication required: send a bearer token');
-    let claims: TokenClaims;
-    try {
-      claims = await request.jwtVerify<TokenClaims>();
-    } catch (err) {
-      const expired = (err as { code?: string }).code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED';
-      throw unauthorized(expired ? 'Session expired, please sign in again' : 'Invalid or malformed token');
+    const token = bearerToken(request.headers.authorization);
+    const checked = token ? tokens.check(token) : ({ ok: false, reason: 'invalid' } as const);
+    if (!checked.ok) {
+      throw unauthorized(checked.reason === 'expired' ? 'Session expired, please sign in again' : 'Invalid or malformed token');
     }
-    const account = accountFromClaims(users, claims);
+    const account = accountFromClaims(users, checked.claims);
     if (!account) throw unauthorized('Invalid or revoked token, please sign in again');
     request.account = account;
   };
@@ -44,13 +61,10 @@ export function requireRole(...roles: Role[]) {
   return async function roleGuard(request: FastifyRequest): Promise<void> {
     const role = request.account?.role;
     if (!role) throw unauthorized();
-    if (!roles.includes(role)) {
-      throw forbidden(
-        role === 'viewer' ? 'Viewers have read-only access' : `This action needs the ${roles.join(' or ')} role`,
-      );
-    }
+    const refusal = roleRefusal(role, roles);
+    if (refusal) throw forbidden(refusal);
   };
 }
 
 /** Operators and admins may change things; viewers only look. */
-export const requireWriter = () => requireRole('admin', 'operator');
+export const requireWriter = () => requireRole(...WRITER_ROLES);

@@ -1,3 +1,4 @@
+import type { Clock } from '../../drivers/clock.ts';
 /**
  * Counts failed sign-ins per key (a client, or a client and account) and refuses further attempts once `maxFailures` fall within
  * `windowMs`. Only failures count, so an operator signing in on several devices is never locked out,
@@ -9,7 +10,7 @@ export class LoginLimiter {
   constructor(
     private readonly maxFailures: number,
     private readonly windowMs: number,
-    private readonly now: () => number,
+    private readonly clock: Clock,
   ) {}
 
   /** Seconds until the client may try again, or 0 when it may try now. */
@@ -17,12 +18,12 @@ export class LoginLimiter {
     const recent = this.#recent(client);
     if (recent.length < this.maxFailures) return 0;
     const oldest = recent[recent.length - this.maxFailures]!;
-    return Math.max(1, Math.ceil((oldest + this.windowMs - this.now()) / 1000));
+    return Math.max(1, Math.ceil((oldest + this.windowMs - this.clock.now()) / 1000));
   }
 
   recordFailure(client: string): void {
     const recent = this.#recent(client);
-    recent.push(this.now());
+    recent.push(this.clock.now());
     this.#failures.set(client, recent);
     if (this.#failures.size > 10_000) this.#evictOldest();
   }
@@ -32,7 +33,7 @@ export class LoginLimiter {
   }
 
   #recent(client: string): number[] {
-    const cutoff = this.now() - this.windowMs;
+    const cutoff = this.clock.now() - this.windowMs;
     return (this.#failures.get(client) ?? []).filter((t) => t > cutoff);
   }
 

@@ -4,15 +4,16 @@ import { FailureEnvelope } from '../contract/common.ts';
 import type { Preferences } from '../contract/user.ts';
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../http/errors.ts';
 import { ok } from '../http/reply.ts';
-import { accountFromClaims } from './guard.ts';
+import { accountFromClaims, bearerToken } from './guard.ts';
 import type { LoginLimiter } from './login-limiter.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { DemoReply, LoginBody, PasswordBody, ProfileBody, RegisterBody, SessionReply, UserReply } from './schemas.ts';
-import { issueToken, type TokenClaims } from './tokens.ts';
+import type { TokenService } from './tokens.ts';
 import type { UserRow, UsersRepo } from './users-repo.ts';
 
 export interface AuthRoutesOptions {
   users: UsersRepo;
+  tokens: TokenService;
   /** Failed sign-ins per client and account, and (a looser bound) per client over all accounts. */
   limiters: { perAccount: LoginLimiter; perClient: LoginLimiter };
   authenticate: (request: FastifyRequest) => Promise<void>;
@@ -25,11 +26,11 @@ const failures = { 400: FailureEnvelope, 401: FailureEnvelope, 403: FailureEnvel
 
 export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { users, limiters, authenticate } = options;
+  const { users, tokens, limiters, authenticate } = options;
   const rateLimit = { max: options.requestsPerMinute, timeWindow: 60_000 };
 
   const session = (account: UserRow, message: string) => {
-    const token = issueToken(app, account);
+    const token = tokens.issue(account);
     const user = users.toPublic(account);
     return { success: true as const, message, data: { token, user }, token, user };
   };
@@ -39,7 +40,7 @@ export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOp
   }, async (request, reply) => {
     const { username, email, password } = request.body;
     const role = request.body.role ?? 'operator';
-    if (role === 'admin' && users.count() > 0 && !(await signedInAdmin(request))) {
+    if (role === 'admin' && users.count() > 0 && !signedInAdmin(request)) {
       throw forbidden('Only a signed-in admin can create an admin account');
     }
     if (users.findByUsername(username)) throw conflict(`Username '${username}' is already taken`);
@@ -126,14 +127,10 @@ export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOp
     );
   });
 
-  async function signedInAdmin(request: FastifyRequest): Promise<boolean> {
-    if (!request.headers.authorization) return false;
-    try {
-      const claims = await request.jwtVerify<TokenClaims>();
-      return accountFromClaims(users, claims)?.role === 'admin';
-    } catch {
-      return false;
-    }
+  function signedInAdmin(request: FastifyRequest): boolean {
+    const token = bearerToken(request.headers.authorization);
+    const checked = token ? tokens.check(token) : null;
+    return checked?.ok === true && accountFromClaims(users, checked.claims)?.role === 'admin';
   }
 }
 

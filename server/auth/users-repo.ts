@@ -1,3 +1,4 @@
+import type { Clock } from '../../drivers/clock.ts';
 import { count, eq, sql } from 'drizzle-orm';
 import { DEFAULT_PREFERENCES, type Preferences, type PublicUser, type Role } from '../contract/user.ts';
 import { toIso, type Db } from '../db/open.ts';
@@ -12,20 +13,22 @@ export interface NewUser {
   role: Role;
 }
 
+export interface UsersRepoDeps {
+  db: Db;
+  greenhouseId: string;
+  clock: Clock;
+}
+
 /** Storage of accounts. Usernames are unique without regard to case. */
 export class UsersRepo {
-  constructor(
-    private readonly db: Db,
-    private readonly greenhouseId: string,
-    private readonly now: () => number,
-  ) {}
+  constructor(private readonly deps: UsersRepoDeps) {}
 
   count(): number {
-    return this.db.select({ n: count() }).from(users).get()?.n ?? 0;
+    return this.deps.db.select({ n: count() }).from(users).get()?.n ?? 0;
   }
 
   findByUsername(username: string): UserRow | undefined {
-    return this.db
+    return this.deps.db
       .select()
       .from(users)
       .where(sql`lower(${users.username}) = lower(${username})`)
@@ -33,7 +36,7 @@ export class UsersRepo {
   }
 
   findById(id: number): UserRow | undefined {
-    return this.db.select().from(users).where(eq(users.id, id)).get();
+    return this.deps.db.select().from(users).where(eq(users.id, id)).get();
   }
 
   /**
@@ -41,10 +44,10 @@ export class UsersRepo {
    * insert run in one transaction so two simultaneous first registrations cannot both become admin.
    */
   create(user: NewUser): UserRow {
-    return this.db.transaction((tx) => {
+    return this.deps.db.transaction((tx) => {
       const existing = tx.select({ n: count() }).from(users).get()?.n ?? 0;
       const role: Role = existing === 0 ? 'admin' : user.role;
-      const nowDate = new Date(this.now());
+      const nowDate = new Date(this.deps.clock.now());
       return tx
         .insert(users)
         .values({ ...user, role, preferences: DEFAULT_PREFERENCES, createdAt: nowDate, updatedAt: nowDate })
@@ -54,13 +57,13 @@ export class UsersRepo {
   }
 
   recordLogin(id: number): UserRow {
-    return this.update(id, { lastLoginAt: new Date(this.now()) });
+    return this.update(id, { lastLoginAt: new Date(this.deps.clock.now()) });
   }
 
   update(id: number, changes: Partial<Pick<UserRow, 'email' | 'preferences' | 'passwordHash' | 'lastLoginAt' | 'tokenVersion'>>): UserRow {
-    const row = this.db
+    const row = this.deps.db
       .update(users)
-      .set({ ...changes, updatedAt: new Date(this.now()) })
+      .set({ ...changes, updatedAt: new Date(this.deps.clock.now()) })
       .where(eq(users.id, id))
       .returning()
       .get();
@@ -75,7 +78,7 @@ export class UsersRepo {
       email: row.email,
       role: row.role,
       lastLogin: toIso(row.lastLoginAt),
-      greenhouseAccess: [{ greenhouseId: this.greenhouseId }],
+      greenhouseAccess: [{ greenhouseId: this.deps.greenhouseId }],
       preferences: { ...DEFAULT_PREFERENCES, ...(row.preferences as Partial<Preferences>) },
       createdAt: toIso(row.createdAt),
     };

@@ -28,9 +28,3 @@ export const FailureEnvelope = Type.Object({
 });
 export type FailureEnvelope = Static<typeof FailureEnvelope>;
 
-/** Envelope as a plain TypeScript type, for clients. */
-export interface Ok<T> {
-  success: true;
-  data: T;
-  message?: string;
-}

@@ -1,5 +1,5 @@
 import type { ControlAction, DeviceStatus, DeviceType } from '../contract/device.ts';
-import { badRequest } from '../http/errors.ts';
+import { invalid } from '../domain/errors.ts';
 
 /** Pure mapping between actions, device types and statuses (spec section 4, Control actions). */
 
@@ -31,7 +31,7 @@ export function allowedActions(type: DeviceType): readonly ControlAction[] {
 export function targetState(type: DeviceType, action: ControlAction, currentlyOn: boolean): boolean {
   const allowed = allowedActions(type);
   if (!allowed.includes(action)) {
-    throw badRequest(`action '${action}' does not fit a ${type} device (allowed: ${allowed.join(', ')})`, 'action');
+    throw invalid(`action '${action}' does not fit a ${type} device (allowed: ${allowed.join(', ')})`, 'action');
   }
   switch (action) {
     case 'on':

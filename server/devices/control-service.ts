@@ -1,6 +1,8 @@
+import { SerialQueue } from '../../drivers/delay.ts';
+import type { Clock } from '../../drivers/clock.ts';
 import type { ControlAction, ControlLog, ControlSource, Device } from '../contract/device.ts';
 import type { EventBus } from '../events/bus.ts';
-import { conflict, HttpError, notFound } from '../http/errors.ts';
+import { conflict, notFound, unavailable } from '../domain/errors.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import { actionFor, isOnStatus, statusFor, targetState, verbFor } from './actions.ts';
 import type { DevicesRepo } from './devices-repo.ts';
@@ -32,7 +34,7 @@ export interface ControlDeps {
   settings: SettingsService;
   bus: EventBus;
   safety: TurnOnGuard;
-  now: () => number;
+  clock: Clock;
 }
 
 /**
@@ -43,14 +45,17 @@ export interface ControlDeps {
  * (e.g. a heater and the cooling being switched on at once).
  */
 export class ControlService {
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #queue = new SerialQueue();
 
   constructor(private readonly deps: ControlDeps) {}
 
   control(request: ControlRequest): Promise<ControlResult> {
-    const run = this.#queue.then(() => this.#apply(request));
-    this.#queue = run.catch(() => undefined);
-    return run;
+    return this.#queue.run(() => this.#apply(request));
+  }
+
+  /** Resolves when every request asked so far has been applied (shutdown). */
+  idle(): Promise<void> {
+    return this.#queue.idle();
   }
 
   /** Switches a device off (or closes it), whatever its type; for safety, quick actions and deletion. */
@@ -88,7 +93,7 @@ export class ControlService {
       source: request.source,
       actor: request.actor,
       reason: request.reason ?? message,
-      atMs: this.deps.now(),
+      atMs: this.deps.clock.now(),
     });
     bus.emit('deviceChanged', { greenhouseId: repo.greenhouseId, device: updated, action: request.action, controlLog });
     return { device: updated, controlLog, message };
@@ -103,12 +108,12 @@ export class ControlService {
     const output = this.deps.outputs.get(device.output.outputId);
     if (!output) {
       if (!on) return false;
-      throw new HttpError(503, `Output '${device.output.outputId}' of ${device.deviceName} is not available on this hardware`);
+      throw unavailable(`Output '${device.output.outputId}' of ${device.deviceName} is not available on this hardware`);
     }
     try {
       await output.set(on);
     } catch (err) {
-      throw new HttpError(503, `Output '${output.outputId}' of ${device.deviceName} did not respond: ${(err as Error).message}`);
+      throw unavailable(`Output '${output.outputId}' of ${device.deviceName} did not respond: ${(err as Error).message}`);
     }
     return false;
   }

@@ -1,6 +1,7 @@
+import type { Clock } from '../../drivers/clock.ts';
 import type { AddableDeviceType, AutomationRules, Device, DeviceType } from '../contract/device.ts';
 import type { EventBus } from '../events/bus.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { conflict, invalid, notFound } from '../domain/errors.ts';
 import { isOnStatus, safeStatusFor } from './actions.ts';
 import type { ControlService } from './control-service.ts';
 import type { DevicePatch, DevicesRepo } from './devices-repo.ts';
@@ -21,14 +22,16 @@ export interface UpdateDeviceInput {
   outputId?: string | null;
 }
 
+export interface DeviceRegistryDeps {
+  repo: DevicesRepo;
+  control: ControlService;
+  bus: EventBus;
+  clock: Clock;
+}
+
 /** Adding, changing and removing devices, their automation settings, and the start-up sync with config. */
 export class DeviceRegistry {
-  constructor(
-    private readonly repo: DevicesRepo,
-    private readonly control: ControlService,
-    private readonly bus: EventBus,
-    private readonly now: () => number,
-  ) {}
+  constructor(private readonly deps: DeviceRegistryDeps) {}
 
   /**
    * At start: every configured output with a `device` has its device row (created if missing; a user's
@@ -36,14 +39,14 @@ export class DeviceRegistry {
    * driven to their safe state. A row that said otherwise gets a 'system' control-log entry.
    */
   syncAtStart(): void {
-    for (const output of this.repo.configuredOutputs()) {
+    for (const output of this.deps.repo.configuredOutputs()) {
       const wanted = output.device;
       if (!wanted) continue;
-      const existing = this.repo.find(wanted.deviceId);
-      const holder = this.repo.findByOutput(output.outputId);
-      if (holder && holder.deviceId !== wanted.deviceId) this.repo.update(holder.deviceId, { outputId: null });
+      const existing = this.deps.repo.find(wanted.deviceId);
+      const holder = this.deps.repo.findByOutput(output.outputId);
+      if (holder && holder.deviceId !== wanted.deviceId) this.deps.repo.update(holder.deviceId, { outputId: null });
       if (!existing) {
-        this.repo.insert({
+        this.deps.repo.insert({
           deviceId: wanted.deviceId,
           deviceName: wanted.deviceName,
           deviceType: wanted.deviceType,
@@ -53,13 +56,13 @@ export class DeviceRegistry {
           status: safeStatusFor(wanted.deviceType),
         });
       } else if (existing.output?.outputId !== output.outputId) {
-        this.repo.update(wanted.deviceId, { outputId: output.outputId });
+        this.deps.repo.update(wanted.deviceId, { outputId: output.outputId });
       }
     }
-    for (const device of this.repo.list()) {
+    for (const device of this.deps.repo.list()) {
       const safe = safeStatusFor(device.deviceType);
       if (device.status === safe) continue;
-      this.repo.recordStateChange({
+      this.deps.repo.recordStateChange({
         deviceId: device.deviceId,
         action: 'safe_state',
         previousStatus: device.status,
@@ -67,17 +70,17 @@ export class DeviceRegistry {
         source: 'system',
         actor: 'gateway',
         reason: 'Gateway started: every output starts in its safe state',
-        atMs: this.now(),
+        atMs: this.deps.clock.now(),
       });
     }
   }
 
   add(input: AddDeviceInput): Device {
-    if (this.repo.find(input.deviceId)) throw conflict(`deviceId '${input.deviceId}' is already in use`);
+    if (this.deps.repo.find(input.deviceId)) throw conflict(`deviceId '${input.deviceId}' is already in use`);
     const outputId = input.outputId ?? null;
     if (outputId !== null) this.#checkBinding(input.deviceType, outputId, null);
-    const device = this.repo.insert({ ...input, outputId, status: safeStatusFor(input.deviceType) });
-    this.bus.emit('deviceAdded', { greenhouseId: this.repo.greenhouseId, device });
+    const device = this.deps.repo.insert({ ...input, outputId, status: safeStatusFor(input.deviceType) });
+    this.deps.bus.emit('deviceAdded', { greenhouseId: this.deps.repo.greenhouseId, device });
     return device;
   }
 
@@ -90,49 +93,49 @@ export class DeviceRegistry {
       }
       if (input.outputId !== null) this.#checkBinding(device.deviceType, input.outputId, deviceId);
     }
-    return this.#changed(this.repo.update(deviceId, patch));
+    return this.#changed(this.deps.repo.update(deviceId, patch));
   }
 
   setAutomation(deviceId: string, rules: Partial<AutomationRules> | undefined, autoMode: boolean | undefined): Device {
     const device = this.#get(deviceId);
     const automationRules = { ...device.automationRules, ...rules };
-    return this.#changed(this.repo.update(deviceId, { automationRules, autoMode: autoMode ?? device.autoMode }));
+    return this.#changed(this.deps.repo.update(deviceId, { automationRules, autoMode: autoMode ?? device.autoMode }));
   }
 
   /** Switches the device off first (its output must not stay energised), then removes it. */
   async remove(deviceId: string, actor: string): Promise<void> {
     const device = this.#get(deviceId);
-    if (isOnStatus(device.status)) await this.control.switchOff(deviceId, 'user', actor, `${device.deviceName} switched off before removal`);
-    this.repo.remove(deviceId);
-    this.bus.emit('deviceRemoved', { greenhouseId: this.repo.greenhouseId, deviceId });
+    if (isOnStatus(device.status)) await this.deps.control.switchOff(deviceId, 'user', actor, `${device.deviceName} switched off before removal`);
+    this.deps.repo.remove(deviceId);
+    this.deps.bus.emit('deviceRemoved', { greenhouseId: this.deps.repo.greenhouseId, deviceId });
   }
 
   /** Outputs of the wiring config that no device is bound to: what a new device may use. */
   freeOutputs(): Array<{ outputId: string; kind: 'relay' | 'servo'; pin: number }> {
-    return this.repo
+    return this.deps.repo
       .configuredOutputs()
-      .filter((o) => !this.repo.findByOutput(o.outputId))
+      .filter((o) => !this.deps.repo.findByOutput(o.outputId))
       .map((o) => ({ outputId: o.outputId, kind: o.kind, pin: o.pin }));
   }
 
   #checkBinding(deviceType: DeviceType, outputId: string, selfId: string | null): void {
-    const output = this.repo.outputConfig(outputId);
-    if (!output) throw badRequest(`outputId '${outputId}' is not a configured output`, 'outputId');
-    const holder = this.repo.findByOutput(outputId);
+    const output = this.deps.repo.outputConfig(outputId);
+    if (!output) throw invalid(`outputId '${outputId}' is not a configured output`, 'outputId');
+    const holder = this.deps.repo.findByOutput(outputId);
     if (holder && holder.deviceId !== selfId) throw conflict(`outputId '${outputId}' is already used by ${holder.deviceName}`);
     if ((output.kind === 'servo') !== (deviceType === 'SERVO')) {
-      throw badRequest(`outputId '${outputId}' is a ${output.kind} output and cannot drive a ${deviceType}`, 'outputId');
+      throw invalid(`outputId '${outputId}' is a ${output.kind} output and cannot drive a ${deviceType}`, 'outputId');
     }
   }
 
   #get(deviceId: string): Device {
-    const device = this.repo.find(deviceId);
+    const device = this.deps.repo.find(deviceId);
     if (!device) throw notFound(`Device '${deviceId}' not found`);
     return device;
   }
 
   #changed(device: Device): Device {
-    this.bus.emit('deviceChanged', { greenhouseId: this.repo.greenhouseId, device, action: null, controlLog: null });
+    this.deps.bus.emit('deviceChanged', { greenhouseId: this.deps.repo.greenhouseId, device, action: null, controlLog: null });
     return device;
   }
 }

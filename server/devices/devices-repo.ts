@@ -1,3 +1,4 @@
+import type { Clock } from '../../drivers/clock.ts';
 import { and, desc, eq, ne } from 'drizzle-orm';
 import {
   EMPTY_RULES,
@@ -46,21 +47,25 @@ export interface StateChange {
   atMs: number;
 }
 
+export interface DevicesRepoDeps {
+  db: Db;
+  greenhouseId: string;
+  outputs: readonly OutputConfig[];
+  isAvailable: (outputId: string) => boolean;
+  clock: Clock;
+}
+
 /**
  * The `devices` and `control_log` tables. Knows the configured outputs so every Device it returns
  * carries its binding; `isAvailable` says whether the hardware could open that output.
  */
 export class DevicesRepo {
   readonly #outputs: Map<string, OutputConfig>;
+  readonly greenhouseId: string;
 
-  constructor(
-    private readonly db: Db,
-    readonly greenhouseId: string,
-    outputs: readonly OutputConfig[],
-    private readonly isAvailable: (outputId: string) => boolean,
-    private readonly now: () => number,
-  ) {
-    this.#outputs = new Map(outputs.map((o) => [o.outputId, o]));
+  constructor(private readonly deps: DevicesRepoDeps) {
+    this.greenhouseId = deps.greenhouseId;
+    this.#outputs = new Map(deps.outputs.map((o) => [o.outputId, o]));
   }
 
   outputConfig(outputId: string): OutputConfig | undefined {
@@ -72,23 +77,23 @@ export class DevicesRepo {
   }
 
   list(): Device[] {
-    return this.db.select().from(devices).where(eq(devices.greenhouseId, this.greenhouseId)).orderBy(devices.id).all().map((r) => this.#toDevice(r));
+    return this.deps.db.select().from(devices).where(eq(devices.greenhouseId, this.greenhouseId)).orderBy(devices.id).all().map((r) => this.#toDevice(r));
   }
 
   find(deviceId: string): Device | null {
-    const row = this.db.select().from(devices).where(eq(devices.deviceId, deviceId)).get();
+    const row = this.deps.db.select().from(devices).where(eq(devices.deviceId, deviceId)).get();
     return row && row.greenhouseId === this.greenhouseId ? this.#toDevice(row) : null;
   }
 
   /** The device bound to an output, if any. */
   findByOutput(outputId: string): Device | null {
-    const row = this.db.select().from(devices).where(eq(devices.outputId, outputId)).get();
+    const row = this.deps.db.select().from(devices).where(eq(devices.outputId, outputId)).get();
     return row ? this.#toDevice(row) : null;
   }
 
   insert(input: NewDevice): Device {
-    const nowDate = new Date(this.now());
-    this.db
+    const nowDate = new Date(this.deps.clock.now());
+    this.deps.db
       .insert(devices)
       .values({
         deviceId: input.deviceId,
@@ -108,26 +113,26 @@ export class DevicesRepo {
   }
 
   update(deviceId: string, patch: DevicePatch): Device {
-    const set: Partial<typeof devices.$inferInsert> = { updatedAt: new Date(this.now()) };
+    const set: Partial<typeof devices.$inferInsert> = { updatedAt: new Date(this.deps.clock.now()) };
     if (patch.deviceName !== undefined) set.name = patch.deviceName;
     if (patch.location !== undefined) set.location = patch.location;
     if (patch.powerConsumption !== undefined) set.powerW = patch.powerConsumption;
     if (patch.outputId !== undefined) set.outputId = patch.outputId;
     if (patch.autoMode !== undefined) set.autoMode = patch.autoMode;
     if (patch.automationRules !== undefined) set.automationRules = patch.automationRules;
-    this.db.update(devices).set(set).where(eq(devices.deviceId, deviceId)).run();
+    this.deps.db.update(devices).set(set).where(eq(devices.deviceId, deviceId)).run();
     return this.find(deviceId)!;
   }
 
   remove(deviceId: string): void {
-    this.db.delete(devices).where(eq(devices.deviceId, deviceId)).run();
+    this.deps.db.delete(devices).where(eq(devices.deviceId, deviceId)).run();
   }
 
   /** Writes the new status and its control-log row in one transaction (a power cut keeps both or neither). */
   recordStateChange(change: StateChange): { device: Device; controlLog: ControlLog } {
     const at = new Date(change.atMs);
     const turnedOn = change.newStatus === 'ON' || change.newStatus === 'OPEN';
-    const logRow = this.db.transaction((tx) => {
+    const logRow = this.deps.db.transaction((tx) => {
       tx.update(devices)
         .set({ status: change.newStatus, updatedAt: at, ...(turnedOn && change.previousStatus !== change.newStatus ? { lastActivatedAt: at } : {}) })
         .where(eq(devices.deviceId, change.deviceId))
@@ -153,7 +158,7 @@ export class DevicesRepo {
 
   /** Newest first. */
   controlLog(deviceId: string, limit: number): ControlLog[] {
-    return this.db
+    return this.deps.db
       .select()
       .from(controlLog)
       .where(eq(controlLog.deviceId, deviceId))
@@ -165,7 +170,7 @@ export class DevicesRepo {
 
   /** When the device last actually changed state (epoch ms), or null: the rule engine's min on/off times. */
   lastSwitchedAtMs(deviceId: string): number | null {
-    const row = this.db
+    const row = this.deps.db
       .select({ createdAt: controlLog.createdAt })
       .from(controlLog)
       .where(and(eq(controlLog.deviceId, deviceId), ne(controlLog.previousStatus, controlLog.newStatus)))
@@ -179,7 +184,7 @@ export class DevicesRepo {
     if (outputId === null) return null;
     const config = this.#outputs.get(outputId);
     if (!config) return null;
-    return { outputId, kind: config.kind, pin: config.pin, available: this.isAvailable(outputId) };
+    return { outputId, kind: config.kind, pin: config.pin, available: this.deps.isAvailable(outputId) };
   }
 
   #toDevice(row: DeviceRow): Device {

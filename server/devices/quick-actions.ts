@@ -1,3 +1,4 @@
+import type { Clock } from '../../drivers/clock.ts';
 import type { SensorSnapshot } from '../contract/reading.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import { isOnStatus } from './actions.ts';
@@ -7,21 +8,23 @@ import type { DevicesRepo } from './devices-repo.ts';
 import { evaluateRules } from './rules/engine.ts';
 import { configuredRules } from './rules/rule-kinds.ts';
 
+export interface QuickActionsDeps {
+  repo: DevicesRepo;
+  registry: DeviceRegistry;
+  control: ControlService;
+  settings: SettingsService;
+  latestSnapshot: () => SensorSnapshot | null;
+  clock: Clock;
+}
+
 /** The Devices screen's Quick Actions panel. */
 export class QuickActions {
-  constructor(
-    private readonly repo: DevicesRepo,
-    private readonly registry: DeviceRegistry,
-    private readonly control: ControlService,
-    private readonly settings: SettingsService,
-    private readonly latestSnapshot: () => SensorSnapshot | null,
-    private readonly now: () => number,
-  ) {}
+  constructor(private readonly deps: QuickActionsDeps) {}
 
   async turnOffAll(actor: string): Promise<{ devicesTurnedOff: number }> {
     let devicesTurnedOff = 0;
-    for (const device of this.repo.list().filter((d) => isOnStatus(d.status))) {
-      await this.control.switchOff(device.deviceId, 'user', actor, 'Turn Off All Devices');
+    for (const device of this.deps.repo.list().filter((d) => isOnStatus(d.status))) {
+      await this.deps.control.switchOff(device.deviceId, 'user', actor, 'Turn Off All Devices');
       devicesTurnedOff += 1;
     }
     return { devicesTurnedOff };
@@ -30,9 +33,9 @@ export class QuickActions {
   /** Auto mode on for every device that has at least one rule (auto mode without a rule does nothing). */
   enableAuto(): { devicesEnabled: number } {
     let devicesEnabled = 0;
-    for (const device of this.repo.list()) {
+    for (const device of this.deps.repo.list()) {
       if (device.autoMode || configuredRules(device.automationRules).length === 0) continue;
-      this.registry.setAutomation(device.deviceId, undefined, true);
+      this.deps.registry.setAutomation(device.deviceId, undefined, true);
       devicesEnabled += 1;
     }
     return { devicesEnabled };
@@ -43,21 +46,21 @@ export class QuickActions {
    * (a device without rules is never "needed" by a rule). Auto-mode devices are the rule engine's.
    */
   async optimizePower(actor: string): Promise<{ devicesTurnedOff: number; powerSavedW: number }> {
-    const snapshot = this.latestSnapshot();
-    const deviceSettings = this.settings.get().deviceSettings;
+    const snapshot = this.deps.latestSnapshot();
+    const deviceSettings = this.deps.settings.get().deviceSettings;
     let devicesTurnedOff = 0;
     let powerSavedW = 0;
-    for (const device of this.repo.list()) {
+    for (const device of this.deps.repo.list()) {
       if (device.autoMode || !isOnStatus(device.status)) continue;
       const decision = evaluateRules({
         // Asked as if in auto mode and without min on time: does a rule want it on right now?
         device: { ...device, autoMode: true, isOn: true, sinceMs: null },
         snapshot,
         deviceSettings,
-        nowMs: this.now(),
+        nowMs: this.deps.clock.now(),
       });
       if (decision.desired === 'on' || (decision.desired === 'hold' && configuredRules(device.automationRules).length > 0)) continue;
-      await this.control.switchOff(device.deviceId, 'user', actor, 'Optimize Power: no rule needs it now');
+      await this.deps.control.switchOff(device.deviceId, 'user', actor, 'Optimize Power: no rule needs it now');
       devicesTurnedOff += 1;
       powerSavedW += device.powerConsumption;
     }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { FailureEnvelope, GreenhouseParams } from '../contract/common.ts';
 import { requireWriter } from '../auth/guard.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../domain/errors.ts';
 import { ok } from '../http/reply.ts';
 import type { ControlService } from './control-service.ts';
 import type { DeviceRegistry } from './device-registry.ts';

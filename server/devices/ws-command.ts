@@ -1,22 +1,25 @@
 import Value from 'typebox/value';
+import { roleRefusal, WRITER_ROLES } from '../auth/guard.ts';
 import type { UserRow } from '../auth/users-repo.ts';
-import { badRequest, forbidden, notFound } from '../http/errors.ts';
+import { invalid, notFound } from '../domain/errors.ts';
+import { forbidden } from '../http/errors.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
 import type { ControlService } from './control-service.ts';
 import { DeviceControlCommand } from './schemas.ts';
 
 /**
  * The websocket `device-control` command: the same checks and the same path as
- * POST /api/devices/:deviceId/control. Errors go back to the sender as an `error` event (the hub turns
- * an HttpError into one); the result reaches every socket as deviceUpdate / device-control-update.
+ * POST /api/devices/:deviceId/control. Errors go back to the sender as an `error` event (the hub maps
+ * them like the HTTP error handler); the result reaches every socket as deviceUpdate / device-control-update.
  */
 export function registerDeviceControlCommand(hub: RealtimeHub, control: ControlService, resolveGreenhouse: (id: string) => string | null): void {
   hub.onClientEvent('device-control', async (account: UserRow, data: unknown) => {
-    if (account.role === 'viewer') throw forbidden('Viewers have read-only access');
+    const refusal = roleRefusal(account.role, WRITER_ROLES);
+    if (refusal) throw forbidden(refusal);
     if (!Value.Check(DeviceControlCommand, data)) {
       const first = Value.Errors(DeviceControlCommand, data)[0];
       const field = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') || requiredField(first?.params) || 'data';
-      throw badRequest(`Invalid device-control: ${field} ${first?.message ?? 'is invalid'}`, field);
+      throw invalid(`Invalid device-control: ${field} ${first?.message ?? 'is invalid'}`, field);
     }
     if (!resolveGreenhouse(data.greenhouseId)) throw notFound(`Greenhouse '${data.greenhouseId}' not found`);
     await control.control({ deviceId: data.deviceId, action: data.action, source: 'user', actor: account.username });

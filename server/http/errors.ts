@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FailureEnvelope } from '../contract/common.ts';
+import { DomainError, type DomainErrorKind } from '../domain/errors.ts';
 
 /** An error whose message is safe and useful to show the client, with its HTTP status. */
 export class HttpError extends Error {
@@ -11,6 +12,26 @@ export class HttpError extends Error {
     super(message);
     this.name = 'HttpError';
   }
+}
+
+/** The HTTP status of each domain refusal: the domain never speaks HTTP, this table does. */
+const STATUS_OF_DOMAIN_ERROR: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  not_found: 404,
+  conflict: 409,
+  // design.md: a safety refusal is a 409 with a message saying why.
+  refused_by_safety: 409,
+  unavailable: 503,
+};
+
+/** An error turned into what a client may see: its status, message and field (or null for a 5xx). */
+export function clientErrorOf(error: unknown): HttpError | null {
+  if (error instanceof HttpError) return error;
+  if (error instanceof DomainError) {
+    const errors = error.field ? [{ field: error.field, message: error.message }] : undefined;
+    return new HttpError(STATUS_OF_DOMAIN_ERROR[error.kind], error.message, errors);
+  }
+  return null;
 }
 
 export const badRequest = (message: string, field?: string) =>
@@ -62,11 +83,12 @@ function failure(reply: FastifyReply, statusCode: number, body: FailureEnvelope)
  * say little and the details go to the log.
  */
 export function handleError(error: FastifyError | HttpError | Error, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof HttpError) {
-    return failure(reply, error.statusCode, {
+  const known = clientErrorOf(error);
+  if (known) {
+    return failure(reply, known.statusCode, {
       success: false,
-      message: error.message,
-      ...(error.errors ? { errors: error.errors } : {}),
+      message: known.message,
+      ...(known.errors ? { errors: known.errors } : {}),
     });
   }
   const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };

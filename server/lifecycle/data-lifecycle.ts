@@ -1,21 +1,21 @@
+import { SerialQueue } from '../../drivers/delay.ts';
+import type { Logger } from 'pino';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Clock, TimerHandle } from '../../drivers/clock.ts';
+import { AUTO_VACUUM } from '../db/auto-vacuum.ts';
 import type { EventBus } from '../events/bus.ts';
-import type { Feature } from '../features.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import { BACKUPS_DIR, backupTimeMs, listBackups, pruneBackups, writeBackup } from './backup.ts';
-import { pruneOlderThan, retentionCutoffMs, type PruneResult } from './retention.ts';
+import { foldAllPending } from '../history/rollup-catch-up.ts';
+import { RollupWriter } from '../history/rollup-writer.ts';
+import { pruneOlderThan, pruneRollups, retentionCutoffMs, type PruneResult } from './retention.ts';
+import { reclaimFreePages } from './vacuum.ts';
 
 export const LIFECYCLE_TICK_MS = 60 * 60_000;
 export const BACKUP_EVERY_MS = 24 * 60 * 60_000;
 /** The first run waits a little after start, so start-up (and safe-state) is never slowed by it. */
 export const FIRST_RUN_DELAY_MS = 60_000;
-
-export interface LifecycleLogger {
-  info(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
 
 export interface DataLifecycleDeps {
   sqlite: Database.Database;
@@ -23,23 +23,27 @@ export interface DataLifecycleDeps {
   settings: SettingsService;
   bus: EventBus;
   clock: Clock;
-  logger: LifecycleLogger;
+  logger: Logger;
 }
 
 /**
  * Keeps the SQLite file bounded and recoverable: hourly retention pruning (and at once when the
- * retention setting changes) and, when `autoBackup` is on, an online backup once a day.
+ * retention setting changes) of raw rows and, on their own longer horizons, of rollups, then an
+ * incremental vacuum; and, when `autoBackup` is on, a backup once a day.
  * Runs one job at a time; a request during a run is queued behind it.
  */
-export class DataLifecycle implements Feature {
-  readonly name = 'lifecycle';
+export class DataLifecycle {
   #timer: TimerHandle | null = null;
   #unsubscribe: (() => void) | null = null;
-  #running: Promise<unknown> = Promise.resolve();
+  readonly #jobs = new SerialQueue();
   #stopped = true;
   #lastBackupMs: number | null = null;
 
-  constructor(private readonly deps: DataLifecycleDeps) {}
+  readonly #rollups: RollupWriter;
+
+  constructor(private readonly deps: DataLifecycleDeps) {
+    this.#rollups = new RollupWriter(deps.sqlite);
+  }
 
   get backupsDir(): string {
     return join(this.deps.dataDir, BACKUPS_DIR);
@@ -51,7 +55,10 @@ export class DataLifecycle implements Feature {
     pruneBackups(dir); // leftovers of a backup interrupted by a crash
     const newest = listBackups(dir).at(-1);
     this.#lastBackupMs = newest ? backupTimeMs(newest) : null;
-    this.#unsubscribe = this.deps.bus.on('settingsChanged', this.name, ({ settings, previous }) => {
+    if (this.deps.sqlite.pragma('auto_vacuum', { simple: true }) !== AUTO_VACUUM.incremental) {
+      this.deps.logger.info({}, 'database is not in incremental auto-vacuum mode (too large to convert at start): pruned space is reused, not returned; see docs/storage.md');
+    }
+    this.#unsubscribe = this.deps.bus.on('settingsChanged', 'lifecycle', ({ settings, previous }) => {
       const now = settings.systemSettings;
       const before = previous.systemSettings;
       if (now.dataRetentionDays !== before.dataRetentionDays) this.#runLogged('retention pruning', () => this.pruneNow());
@@ -71,23 +78,23 @@ export class DataLifecycle implements Feature {
   }
 
   /** Resolves when no job is running (tests, shutdown). */
-  async idle(): Promise<void> {
-    for (;;) {
-      const current = this.#running;
-      await current.catch(() => undefined);
-      if (current === this.#running) return;
-    }
+  idle(): Promise<void> {
+    return this.#jobs.idle();
   }
 
   /** Deletes what is older than the retention now (queued behind a running job). */
   pruneNow(): Promise<PruneResult | null> {
     return this.#enqueue(async () => {
       if (this.#stopped) return null;
+      const { sqlite, clock } = this.deps;
+      const shouldStop = () => this.#stopped;
       const days = this.deps.settings.get().systemSettings.dataRetentionDays;
-      const result = await pruneOlderThan(this.deps.sqlite, retentionCutoffMs(this.deps.clock.now(), days), {
-        shouldStop: () => this.#stopped,
-      });
-      const total = Object.values(result.deleted).reduce((a, b) => a + b, 0);
+      // Raw rows the rollups have not seen yet (a restored database) are folded before they go.
+      await foldAllPending(this.#rollups, shouldStop);
+      const result: PruneResult = await pruneOlderThan(sqlite, retentionCutoffMs(clock.now(), days), { shouldStop });
+      result.rollupsDeleted = await pruneRollups(sqlite, clock.now(), { shouldStop });
+      result.reclaimedPages = await reclaimFreePages(sqlite, { shouldStop });
+      const total = [...Object.values(result.deleted), ...Object.values(result.rollupsDeleted)].reduce((a, b) => a + b, 0);
       if (total > 0) this.deps.logger.info({ ...result, retentionDays: days }, 'retention pruned old rows');
       return result;
     });
@@ -98,7 +105,7 @@ export class DataLifecycle implements Feature {
     return this.#enqueue(async () => {
       if (this.#stopped) return null;
       const atMs = this.deps.clock.now();
-      const path = await writeBackup(this.deps.sqlite, this.deps.dataDir, atMs);
+      const path = await writeBackup(this.deps.sqlite.name, this.deps.dataDir, atMs);
       this.#lastBackupMs = atMs;
       this.deps.logger.info({ path }, 'backup written');
       return path;
@@ -116,9 +123,7 @@ export class DataLifecycle implements Feature {
   }
 
   #enqueue<T>(job: () => Promise<T>): Promise<T> {
-    const next = this.#running.catch(() => undefined).then(job);
-    this.#running = next;
-    return next;
+    return this.#jobs.run(job);
   }
 
   #schedule(delayMs: number): void {

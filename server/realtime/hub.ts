@@ -1,9 +1,10 @@
+import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { ClientEvents, ServerEvents } from '../contract/realtime.ts';
 import { WS_CLOSE_UNAUTHORIZED } from '../contract/realtime.ts';
 import type { UserRow } from '../auth/users-repo.ts';
 import type { PublicUser } from '../contract/user.ts';
-import { HttpError } from '../http/errors.ts';
+import { clientErrorOf } from '../http/errors.ts';
 
 export interface HubOptions {
   /** A client that has not authenticated by then is closed with 4401 (design.md: 5 s). */
@@ -30,11 +31,11 @@ export interface HubDeps {
   /** The account as it is now (role changes, revocation), or null when it is gone. */
   reloadAccount(account: UserRow): UserRow | null;
   toPublicUser(account: UserRow): PublicUser;
-  logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  logger: Logger;
   options?: Partial<HubOptions>;
 }
 
-type ClientHandler<E extends keyof ClientEvents> = (account: UserRow, data: unknown) => Promise<void> | void;
+type ClientHandler = (account: UserRow, data: unknown) => Promise<void> | void;
 
 interface Client {
   socket: WebSocket;
@@ -50,7 +51,7 @@ interface Client {
  */
 export class RealtimeHub {
   readonly #clients = new Set<Client>();
-  readonly #handlers = new Map<string, ClientHandler<keyof ClientEvents>>();
+  readonly #handlers = new Map<string, ClientHandler>();
   readonly #options: HubOptions;
   #heartbeat: NodeJS.Timeout | null = null;
 
@@ -73,9 +74,9 @@ export class RealtimeHub {
     return this.#clients.size;
   }
 
-  /** Registers the handler of a client event (e.g. 'device-control'); it may throw HttpError. */
-  onClientEvent<E extends Exclude<keyof ClientEvents, 'authenticate' | 'join-greenhouse'>>(event: E, handler: ClientHandler<E>): void {
-    this.#handlers.set(event, handler as ClientHandler<keyof ClientEvents>);
+  /** Registers the handler of a client event (e.g. 'device-control'); it may throw a DomainError or HttpError. */
+  onClientEvent<E extends Exclude<keyof ClientEvents, 'authenticate' | 'join-greenhouse'>>(event: E, handler: ClientHandler): void {
+    this.#handlers.set(event, handler);
   }
 
   /** Sends an event to every authenticated socket that joined the greenhouse. */
@@ -116,7 +117,7 @@ export class RealtimeHub {
       return false;
     }
     client.session = session;
-    // A socket does not outlive its token.
+    // A socket does not outlive its token. Tokens are stamped in wall-clock time, so this is too.
     const untilExpiryMs = Math.max(0, session.expiresAtMs - Date.now());
     const expiryTimer = setTimeout(
       () => this.#close(client, WS_CLOSE_UNAUTHORIZED, 'Token expired'),
@@ -180,8 +181,9 @@ export class RealtimeHub {
       }
       await handler(account, message.data);
     } catch (err) {
-      if (err instanceof HttpError) {
-        this.#send(client, 'error', { event, status: err.statusCode, message: err.message });
+      const known = clientErrorOf(err);
+      if (known) {
+        this.#send(client, 'error', { event, status: known.statusCode, message: known.message });
       } else {
         this.deps.logger.error({ err, event }, 'websocket command failed');
         this.#send(client, 'error', { event, status: 500, message: 'Server error occurred' });

@@ -1,48 +1,50 @@
-import type Database from 'better-sqlite3';
-import type { Clock } from '../../drivers/clock.ts';
-import type { Settings } from '../contract/settings.ts';
-import type { EventBus } from '../events/bus.ts';
+import type { AppContext } from '../context.ts';
+import { featureLogger } from '../context.ts';
 import type { Feature } from '../features.ts';
-import type { SensorSet } from './probes.ts';
+import { RollupCatchUp } from '../history/rollup-catch-up.ts';
+import { RollupWriter } from '../history/rollup-writer.ts';
 import { ReadingsRepo } from './readings-repo.ts';
 import { sensorRoutes } from './routes.ts';
-import { SamplingLoop, type SamplingLoopOptions } from './sampling-loop.ts';
-
-export interface SensorsFeatureDeps {
-  sqlite: Database.Database;
-  bus: EventBus;
-  settings: { get(): Settings };
-  clock: Clock;
-  greenhouseId: string;
-  sensors: SensorSet;
-  log?: { error(obj: object, msg: string): void };
-  samplingOptions?: Partial<SamplingLoopOptions>;
-}
+import { SamplingLoop } from './sampling-loop.ts';
 
 export interface SensorsFeature extends Feature {
   repo: ReadingsRepo;
   sampler: SamplingLoop;
+  /** Folds a rollup backlog in slices; `whenCurrent()` resolves once history reads are cheap. */
+  catchUp: RollupCatchUp;
 }
 
-/** Sensors end to end: the sampling loop, the readings table and the /api/sensors routes. */
-export function createSensorsFeature(deps: SensorsFeatureDeps): SensorsFeature {
-  const repo = new ReadingsRepo(deps.sqlite);
+/** Sensors end to end: the sampling loop, the readings table and its rollups, the /api/sensors routes. */
+export function createSensorsFeature(ctx: AppContext): SensorsFeature {
+  const { clock } = ctx;
+  const logger = featureLogger(ctx, 'sensors');
+  const catchUp = new RollupCatchUp({ writer: new RollupWriter(ctx.database.sqlite), log: logger });
+  const repo = new ReadingsRepo(ctx.database.sqlite, { onRollupBacklog: () => catchUp.kick() });
   const sampler = new SamplingLoop({
-    sensors: deps.sensors,
+    sensors: ctx.hardware,
     repo,
-    bus: deps.bus,
-    settings: deps.settings,
-    clock: deps.clock,
-    greenhouseId: deps.greenhouseId,
-    log: deps.log,
-    options: deps.samplingOptions,
+    bus: ctx.bus,
+    settings: ctx.settings,
+    clock,
+    greenhouseId: ctx.config.greenhouseId,
+    logger,
   });
   return {
     name: 'sensors',
     repo,
     sampler,
-    routes: [{ prefix: '/sensors', plugin: sensorRoutes, options: { repo, clock: deps.clock } }],
-    start: () => sampler.start(),
-    stop: () => sampler.stop(),
+    catchUp,
+    async registerRoutes(api) {
+      await api.register(sensorRoutes, { prefix: '/sensors', repo, clock, historyReady: () => catchUp.whenCurrent() });
+    },
+    start: () => {
+      // Rollups catch up in the background (a restored database); history requests wait for them.
+      catchUp.start();
+      return sampler.start();
+    },
+    stop: async () => {
+      await sampler.stop();
+      await catchUp.stop();
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { delay } from '../../drivers/delay.ts';
 import type { Clock } from '../../drivers/clock.ts';
 import type { NewReading } from './readings-repo.ts';
 import type { Probe } from './probes.ts';
@@ -6,11 +7,6 @@ export type ProbeValues = Omit<NewReading, 'sensorType' | 'takenAtMs'>;
 export type ProbeOutcome =
   | { ok: true; values: ProbeValues; readAtMs: number; attempts: number }
   | { ok: false; error: string; attempts: number };
-
-/** Resolves after `ms` of the injected clock. */
-export function sleep(clock: Clock, ms: number): Promise<void> {
-  return new Promise((resolve) => clock.setTimeout(resolve, ms));
-}
 
 /** Rejects when `promise` has not settled within `ms` of the injected clock. */
 export function withTimeout<T>(clock: Clock, promise: Promise<T>, ms: number): Promise<T> {
@@ -59,7 +55,7 @@ export class ProbeReader {
       const delayMs = this.probe.retryDelaysMs[attempts - 1];
       // Retry only when the wait still leaves room for a read before the deadline.
       if (delayMs === undefined || this.clock.now() + delayMs >= deadlineMs) break;
-      await sleep(this.clock, delayMs);
+      await delay(this.clock, delayMs);
     }
     return { ok: false, error, attempts };
   }

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Clock, TimerHandle } from '../../drivers/clock.ts';
 import type { SensorField, SensorSnapshot, SensorType } from '../contract/reading.ts';
 import { SENSOR_UNITS } from '../contract/reading.ts';
@@ -25,7 +26,7 @@ export interface SamplingLoopDeps {
   settings: { get(): Settings };
   clock: Clock;
   greenhouseId: string;
-  log?: { error(obj: object, msg: string): void };
+  logger: Logger;
   options?: Partial<SamplingLoopOptions>;
 }
 
@@ -85,12 +86,14 @@ export class SamplingLoop {
     this.#schedule(0);
   }
 
-  stop(): void {
+  /** Stops the schedule and waits for a tick in progress, so nothing writes after the database closes. */
+  async stop(): Promise<void> {
     this.#running = false;
     this.#unsubscribe?.();
     this.#unsubscribe = null;
     if (this.#timer) this.#deps.clock.clearTimeout(this.#timer);
     this.#timer = null;
+    await this.#tickInProgress?.catch(() => undefined);
   }
 
   /** Runs a tick now (or joins the one in progress). */
@@ -169,7 +172,7 @@ export class SamplingLoop {
     try {
       await this.sampleNow();
     } catch (err) {
-      this.#deps.log?.error({ err }, 'sampling tick failed');
+      this.#deps.logger.error({ err }, 'sampling tick failed');
     }
     if (this.#running && !this.#timer) this.#reschedule();
   }
@@ -220,7 +223,7 @@ export class SamplingLoop {
         this.#deps.bus.emit('sampleTaken', { greenhouseId: this.#deps.greenhouseId, readings, snapshot: this.snapshot() });
       }
     } catch (err) {
-      this.#deps.log?.error({ err }, 'storing sampled readings failed');
+      this.#deps.logger.error({ err }, 'storing sampled readings failed');
     }
     this.#lastTickAllFailed = this.#readers.length > 0 && failedSensors.length === this.#readers.length;
     const durationMs = clock.now() - startMs;

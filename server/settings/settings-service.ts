@@ -1,3 +1,4 @@
+import type { Clock } from '../../drivers/clock.ts';
 import { eq } from 'drizzle-orm';
 import {
   DEFAULT_ALERT_THRESHOLDS,
@@ -11,13 +12,20 @@ import {
 import type { Db } from '../db/open.ts';
 import { settings } from '../db/schema.ts';
 import type { EventBus } from '../events/bus.ts';
-import { badRequest } from '../http/errors.ts';
+import { invalid } from '../domain/errors.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object | null ? DeepPartial<NonNullable<T[K]>> | T[K] : T[K] };
 /** The partial updates the routes accept (their schemas have validated shape and ranges). */
 export type ThresholdChanges = DeepPartial<AlertThresholds>;
 export type SystemChanges = Partial<SystemSettings>;
 export type DeviceChanges = DeepPartial<DeviceSettings>;
+
+export interface SettingsServiceDeps {
+  db: Db;
+  bus: EventBus;
+  greenhouseId: string;
+  clock: Clock;
+}
 
 /**
  * The greenhouse's settings, kept in one row and cached in memory: the sampler, the rule engine and the
@@ -26,16 +34,15 @@ export type DeviceChanges = DeepPartial<DeviceSettings>;
 export class SettingsService {
   #cached: Settings | null = null;
 
-  constructor(
-    private readonly db: Db,
-    private readonly bus: EventBus,
-    readonly greenhouseId: string,
-    private readonly now: () => number,
-  ) {}
+  readonly greenhouseId: string;
+
+  constructor(private readonly deps: SettingsServiceDeps) {
+    this.greenhouseId = deps.greenhouseId;
+  }
 
   get(): Settings {
     if (this.#cached) return this.#cached;
-    const row = this.db.select().from(settings).where(eq(settings.greenhouseId, this.greenhouseId)).get();
+    const row = this.deps.db.select().from(settings).where(eq(settings.greenhouseId, this.greenhouseId)).get();
     this.#cached = row
       ? {
           greenhouseId: this.greenhouseId,
@@ -57,7 +64,7 @@ export class SettingsService {
         // Name the bound the caller sent (the other one is the stored value it collides with).
         const sentLow = (changes as DeepPartial<AlertThresholds>)[group]?.low !== undefined;
         const field = `alertThresholds.${group}.${sentLow ? 'low' : 'high'}`;
-        throw badRequest(`alertThresholds.${group}.low (${low}) must be below alertThresholds.${group}.high (${high})`, field);
+        throw invalid(`alertThresholds.${group}.low (${low}) must be below alertThresholds.${group}.high (${high})`, field);
       }
     }
     return this.#save({ ...current, alertThresholds });
@@ -93,11 +100,11 @@ export class SettingsService {
       alertThresholds: next.alertThresholds,
       systemSettings: next.systemSettings,
       deviceSettings: next.deviceSettings,
-      updatedAt: new Date(this.now()),
+      updatedAt: new Date(this.deps.clock.now()),
     };
-    this.db.insert(settings).values(values).onConflictDoUpdate({ target: settings.greenhouseId, set: values }).run();
+    this.deps.db.insert(settings).values(values).onConflictDoUpdate({ target: settings.greenhouseId, set: values }).run();
     this.#cached = next;
-    this.bus.emit('settingsChanged', { settings: next, previous });
+    this.deps.bus.emit('settingsChanged', { settings: next, previous });
     return next;
   }
 }

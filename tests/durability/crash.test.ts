@@ -42,7 +42,7 @@ async function startWithRetryOnForeignSigterm(env: Record<string, string>, conte
     } catch (err) {
       const message = (err as Error).message;
       if (attempt < 3 && message.includes('"signal":"SIGTERM"')) continue;
-      throw new Error(`${context}: ${message}`);
+      throw new Error(`${context}: ${message}`, { cause: err });
     }
   }
 }
@@ -96,7 +96,6 @@ describe('crash durability (SIGKILL during sampling and control)', () => {
         } finally {
           reader.close();
         }
-        pendingSafeCheck = null;
       }
 
       // Work until a random moment, then SIGKILL with requests in flight.

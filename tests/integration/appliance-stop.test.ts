@@ -52,7 +52,7 @@ describe('the compiled gateway under systemd-like conditions, with pigpio-like s
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('SIGTERM: outputs safe, READY/WATCHDOG/STOPPING sent from its own PID, no child process ever, exit 0', async () => {
+  it('SIGTERM: outputs safe, READY/WATCHDOG/STOPPING sent from its own PID, workers compiled, no child process ever, exit 0', async () => {
     const dataDir = join(dir, 'data');
     const server = await startServerProcess(
       {
@@ -71,6 +71,11 @@ describe('the compiled gateway under systemd-like conditions, with pigpio-like s
     const token = await registerUser(http, { username: 'field-admin' });
     const on = await http.post('/api/devices/pump-1/control', { action: 'on' }, token);
     expect(on.status, JSON.stringify(on.body)).toBe(200);
+
+    // The raw CSV export runs on a worker thread: the compiled worker next to the compiled server.
+    const csv = await fetch(`${server.url}/api/analytics/export/greenhouse-001?hours=1`, { headers: { authorization: `Bearer ${token}` } });
+    expect(csv.status).toBe(200);
+    expect((await csv.text()).split('\n')[0]).toContain('timestamp');
 
     await receiver.waitFor((messages) => messages.some((m) => m.startsWith('READY=1')) && messages.filter((m) => m === 'WATCHDOG=1\n').length >= 2);
     // Nothing was spawned (the preload's own child was reaped before pigpio's handlers went in): a child

@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
+import { signWithGatewaySecret } from '../support/tokens.ts';
 
 let gw: TestGateway;
 let http: HttpClient;
@@ -156,7 +157,7 @@ describe('tokens', () => {
 
     // Signed with the gateway's own secret, so only the expiry is wrong.
     const nowS = Math.floor(Date.now() / 1000);
-    const expired = gw.app.jwt.sign({ sub: '1', username: 'alice', role: 'admin', tv: 0, iat: nowS - 90_000, exp: nowS - 3_600 } as never);
+    const expired = signWithGatewaySecret(gw.dataDir, { sub: '1', username: 'alice', role: 'admin', tv: 0, iat: nowS - 90_000, exp: nowS - 3_600 });
     const res = await http.get('/api/auth/me', expired);
     expect(res.status).toBe(401);
     expect(res.body.message).toMatch(/expired/i);

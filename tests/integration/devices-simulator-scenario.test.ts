@@ -6,13 +6,12 @@ import { ConfigSchema, type Config } from '../../server/config/schema.ts';
 import type { GatewayEvents } from '../../server/events/bus.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
-import { snapshotOf } from '../support/snapshots.ts';
+import type { SensorSnapshot } from '../../server/contract/reading.ts';
 
 /*
  * The pump in auto mode against the simulated greenhouse: dry soil is watered back, the tank level
- * falls, and the dry-run lockout stops the pump when the tank runs low. The sampling loop (branch
- * `sensors`) is not in main yet, so this test samples the simulator's sensors itself every 10 s of
- * ManualClock time and publishes `sampleTaken` as the loop will.
+ * falls, and the dry-run lockout stops the pump when the tank runs low. The gateway's own sampling loop
+ * reads the simulator every 10 s of ManualClock time; each step waits for its tick.
  */
 const config = Value.Default(ConfigSchema, {}) as Config;
 const TICK_MS = 10_000;
@@ -24,19 +23,18 @@ let clock: ManualClock;
 let hw: SimulatorHardware;
 const safetyEvents: Array<GatewayEvents['safetyEvent']> = [];
 
-async function read(fn: () => Promise<number>): Promise<number | null> {
-  return fn().catch(() => null);
-}
-
-/** One sampling tick: time moves, the sensors are read, the tick is published and automation settles. */
+/** One sampling tick of the real loop: time moves, the tick is stored and published, automation settles. */
 async function tick(): Promise<{ soil: number | null; level: number | null; pumpOn: boolean }> {
-  await clock.advanceAsync(TICK_MS, TICK_MS);
-  const soil = await read(() => hw.soil!.readPercent());
-  const level = await read(() => hw.waterLevel!.readLevelCm());
-  const snapshot = snapshotOf({ soilMoisture: soil, waterLevel: level }, clock.now());
-  gw.bus.emit('sampleTaken', { greenhouseId: config.greenhouseId, readings: [], snapshot });
+  const taken = new Promise<SensorSnapshot>((resolve) => {
+    const off = gw.bus.on('sampleTaken', 'scenario-test', ({ snapshot }) => {
+      off();
+      resolve(snapshot);
+    });
+  });
+  await clock.advanceAsync(TICK_MS);
+  const snapshot = await taken;
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-  return { soil, level, pumpOn: hw.simulator.isOutputOn('relay-1') };
+  return { soil: snapshot.values.soilMoisture, level: snapshot.values.waterLevel, pumpOn: hw.simulator.isOutputOn('relay-1') };
 }
 
 beforeAll(async () => {
@@ -47,6 +45,7 @@ beforeAll(async () => {
   http = httpClient(gw.url);
   token = await registerUser(http, { username: 'grower' });
   gw.settings.updateDevices({ minOnSeconds: 0, minOffSeconds: 0, pumpMaxRunSeconds: 600, tankLowLevelCm: 10 });
+  gw.settings.updateSystem({ updateInterval: TICK_MS / 1000 });
   const auto = await http.post('/api/devices/pump-1/automation', { automationRules: { soilMoistureLow: 30 }, autoMode: true }, token);
   expect(auto.status).toBe(200);
 });

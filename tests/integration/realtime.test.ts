@@ -3,6 +3,7 @@ import { DEFAULT_HUB_OPTIONS } from '../../server/realtime/hub.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser } from '../support/http.ts';
 import { TestSocket } from '../support/ws.ts';
+import { signWithGatewaySecret } from '../support/tokens.ts';
 
 let gw: TestGateway;
 let token: string;
@@ -72,7 +73,7 @@ describe('/ws authentication', () => {
 
   it('closes with 4401 for an expired token', async () => {
     const nowS = Math.floor(Date.now() / 1000);
-    const expired = gw.app.jwt.sign({ sub: '1', username: 'watcher', role: 'admin', tv: 0, iat: nowS - 90_000, exp: nowS - 60 } as never);
+    const expired = signWithGatewaySecret(gw.dataDir, { sub: '1', username: 'watcher', role: 'admin', tv: 0, iat: nowS - 90_000, exp: nowS - 60 });
     const socket = open();
     await socket.opened();
     socket.send('authenticate', { token: expired });

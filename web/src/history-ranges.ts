@@ -6,5 +6,3 @@ export const HISTORY_RANGES = [
   { hours: 72, label: 'Last 3 Days' },
   { hours: 168, label: 'Last Week' },
 ] as const;
-
-export const DEFAULT_HISTORY_HOURS = 24;

@@ -1,6 +1,9 @@
+import { SerialQueue } from '../../../drivers/delay.ts';
+import type { Logger } from 'pino';
+import type { Clock } from '../../../drivers/clock.ts';
 import type { SensorSnapshot } from '../../contract/reading.ts';
 import type { EventBus } from '../../events/bus.ts';
-import { HttpError } from '../../http/errors.ts';
+import { isRefusal } from '../../domain/errors.ts';
 import type { SettingsService } from '../../settings/settings-service.ts';
 import { actionFor, isOnStatus } from '../actions.ts';
 import type { ControlService } from '../control-service.ts';
@@ -12,8 +15,8 @@ export interface AutomationDeps {
   repo: DevicesRepo;
   settings: SettingsService;
   control: ControlService;
-  now: () => number;
-  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  clock: Clock;
+  logger: Logger;
 }
 
 /**
@@ -23,7 +26,7 @@ export interface AutomationDeps {
  */
 export class AutomationRunner {
   #off: (() => void) | null = null;
-  #running: Promise<void> = Promise.resolve();
+  readonly #queue = new SerialQueue();
   #pending: SensorSnapshot | null = null;
 
   constructor(private readonly deps: AutomationDeps) {}
@@ -36,12 +39,12 @@ export class AutomationRunner {
     this.#off?.();
     this.#off = null;
     this.#pending = null;
-    await this.#running;
+    await this.#queue.idle();
   }
 
   /** Completes when the evaluations queued so far are done (tests, shutdown). */
   idle(): Promise<void> {
-    return this.#running;
+    return this.#queue.idle();
   }
 
   // A tick that arrives while the previous one is being applied replaces any tick still waiting:
@@ -50,19 +53,19 @@ export class AutomationRunner {
     const alreadyQueued = this.#pending !== null;
     this.#pending = snapshot;
     if (alreadyQueued) return;
-    this.#running = this.#running.then(async () => {
+    void this.#queue.run(async () => {
       const next = this.#pending;
       this.#pending = null;
       try {
         if (next) await this.evaluate(next);
       } catch (err) {
-        this.deps.log.error({ err }, 'automation tick failed');
+        this.deps.logger.error({ err }, 'automation tick failed');
       }
     });
   }
 
   async evaluate(snapshot: SensorSnapshot): Promise<void> {
-    const { repo, settings, control, now, log } = this.deps;
+    const { repo, settings, control, clock, logger } = this.deps;
     const deviceSettings = settings.get().deviceSettings;
     for (const device of repo.list().filter((d) => d.autoMode)) {
       const isOn = isOnStatus(device.status);
@@ -70,7 +73,7 @@ export class AutomationRunner {
         device: { ...device, isOn, sinceMs: repo.lastSwitchedAtMs(device.deviceId) },
         snapshot,
         deviceSettings,
-        nowMs: now(),
+        nowMs: clock.now(),
       });
       if (decision.desired === 'hold' || (decision.desired === 'on') === isOn) continue;
       try {
@@ -82,10 +85,10 @@ export class AutomationRunner {
           reason: decision.reason,
         });
       } catch (err) {
-        if (err instanceof HttpError && err.statusCode < 500) {
-          log.info({ deviceId: device.deviceId, reason: err.message }, 'automation refused');
+        if (isRefusal(err)) {
+          logger.info({ deviceId: device.deviceId, reason: err.message }, 'automation refused');
         } else {
-          log.error({ err, deviceId: device.deviceId }, 'automation could not switch a device');
+          logger.error({ err, deviceId: device.deviceId }, 'automation could not switch a device');
         }
       }
     }

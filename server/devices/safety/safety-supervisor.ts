@@ -1,9 +1,10 @@
+import type { Logger } from 'pino';
 import type { Clock, TimerHandle } from '../../../drivers/clock.ts';
 import type { ControlSource, Device } from '../../contract/device.ts';
 import { STALE_AFTER_MS, type SensorSnapshot } from '../../contract/reading.ts';
 import type { DeviceSettings } from '../../contract/settings.ts';
 import type { EventBus, SafetyKind } from '../../events/bus.ts';
-import { conflict } from '../../http/errors.ts';
+import { refusedBySafety } from '../../domain/errors.ts';
 import { isOnStatus } from '../actions.ts';
 import type { TurnOnGuard } from '../control-service.ts';
 
@@ -18,7 +19,7 @@ export interface SafetyDeps {
   listDevices: () => Device[];
   /** Switches a device off through the ControlService with source 'safety'. */
   switchOff: (deviceId: string, actor: SafetyKind, reason: string) => Promise<unknown>;
-  logError: (obj: object, msg: string) => void;
+  logger: Logger;
 }
 
 const OPPOSITE: Partial<Record<Device['deviceType'], Device['deviceType']>> = { HEATER: 'COOLING_SYSTEM', COOLING_SYSTEM: 'HEATER' };
@@ -76,7 +77,7 @@ export class SafetySupervisor implements TurnOnGuard {
       this.#interlocked.add(device.deviceId);
       this.#emit('INTERLOCK', device.deviceId, true, message);
     }
-    throw conflict(message);
+    throw refusedBySafety(message);
   }
 
   #checkPump(device: Device, source: ControlSource): void {
@@ -84,11 +85,11 @@ export class SafetySupervisor implements TurnOnGuard {
     const level = this.#freshLevelCm();
     if (this.#dryRunLocked || (level !== null && level < tankLowLevelCm)) {
       const shown = level === null ? 'unknown' : `${level.toFixed(1)} cm`;
-      throw conflict(`Water tank level is too low (${shown}, minimum ${tankLowLevelCm} cm): the pump is locked out to protect it from running dry`);
+      throw refusedBySafety(`Water tank level is too low (${shown}, minimum ${tankLowLevelCm} cm): the pump is locked out to protect it from running dry`);
     }
     if (this.#cooldowns.has(device.deviceId)) {
       if (source !== 'user') {
-        throw conflict(`${device.deviceName} reached its maximum run time and rests before automation may restart it`);
+        throw refusedBySafety(`${device.deviceName} reached its maximum run time and rests before automation may restart it`);
       }
       this.#releaseCooldown(device.deviceId, `${device.deviceName} restarted by a user after its maximum run time`);
     }
@@ -185,7 +186,7 @@ export class SafetySupervisor implements TurnOnGuard {
   #safeOff(deviceId: string, kind: SafetyKind, reason: string, then?: () => void): void {
     this.deps.switchOff(deviceId, kind, reason).then(
       () => then?.(),
-      (err) => this.deps.logError({ err, deviceId, kind }, 'safety could not switch a device off'),
+      (err) => this.deps.logger.error({ err, deviceId, kind }, 'safety could not switch a device off'),
     );
   }
 

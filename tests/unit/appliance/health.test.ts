@@ -8,7 +8,7 @@ const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
 
 function sources(overrides: Partial<HealthSources> = {}): HealthSources {
   return {
-    nowMs: () => NOW,
+    clock: { now: () => NOW },
     uptimeSeconds: () => 3600,
     checkDatabase: () => {},
     cpuTemperatureC: async () => 48.3,

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../drivers/clock.ts';
 import { ConfigSchema } from '../../../server/config/schema.ts';
 import type { GatewayEvents } from '../../../server/events/bus.ts';
-import { HttpError } from '../../../server/http/errors.ts';
+import { DomainError } from '../../../server/domain/errors.ts';
+import { clientErrorOf, type HttpError } from '../../../server/http/errors.ts';
 import Value from 'typebox/value';
 import { openDatabase, type OpenedDatabase } from '../../../server/db/open.ts';
 import { fakeHardware, fakeOutputs, type FakeOutput } from '../../support/fake-outputs.ts';
@@ -29,8 +30,9 @@ function lastLog(db: OpenedDatabase, deviceId: string) {
 }
 async function refusal(promise: Promise<unknown>): Promise<HttpError> {
   const err = await promise.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(HttpError);
-  return err as HttpError;
+  // The domain refuses with a DomainError; the status is what the one error handler answers with.
+  expect(err).toBeInstanceOf(DomainError);
+  return clientErrorOf(err)!;
 }
 /** Lets queued control calls (safety switch-offs) finish. */
 const settle = async () => {

@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { RealtimeHub } from '../../../server/realtime/hub.ts';
@@ -33,7 +34,7 @@ function makeHub() {
     reloadAccount: (a) => a,
     toPublicUser: () => ({ username: 'u' }) as never,
     resolveGreenhouse: (id) => (id === 'gh' ? 'gh' : null),
-    logger: { warn() {}, error() {} },
+    logger: pino({ level: 'silent' }),
     options: { maxBufferedBytes: 1000 },
   });
 }

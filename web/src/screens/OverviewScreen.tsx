@@ -1,5 +1,5 @@
-// Overview (spec section 2, "Overview"). Each widget is its own file in ./overview/; the four marked
-// slots below are placeholders that their engineers fill in (keep the order: it is the spec's).
+// Overview (spec section 2, "Overview"). Each widget is its own file in ./overview/, in the
+// specification's order.
 import { ActiveAlertsWidget } from './overview/ActiveAlertsWidget.tsx';
 import { ConnectionBanner } from './overview/ConnectionBanner.tsx';
 import { DeviceStatus } from './overview/DeviceStatus.tsx';

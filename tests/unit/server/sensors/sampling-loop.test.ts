@@ -9,6 +9,7 @@ import { EventBus, type GatewayEvents } from '../../../../server/events/bus.ts';
 import { ReadingsRepo } from '../../../../server/sensors/readings-repo.ts';
 import { LIVENESS_GRACE_MS, SamplingLoop } from '../../../../server/sensors/sampling-loop.ts';
 import { fakeSensors } from '../../../support/fake-sensors.ts';
+import pino from 'pino';
 
 let dir: string;
 let database: OpenedDatabase;
@@ -30,6 +31,7 @@ function makeLoop(sensors: ReturnType<typeof fakeSensors>['sensors']) {
     settings: { get: () => settings },
     clock,
     greenhouseId: 'greenhouse-001',
+    logger: pino({ level: 'silent' }),
   });
   return loop;
 }
@@ -103,6 +105,27 @@ describe('SamplingLoop', () => {
     expect(snap.values).toEqual({ temperature: 22, humidity: 60, lightIntensity: 500, soilMoisture: 40, waterLevel: 30 });
     expect(snap.readAt.soilMoisture).toBe(new Date(t0 + 10_000).toISOString());
     expect(loop!.lastSampleAt('LDR')).toBe(t0 + 10_000);
+  });
+
+  it('stop() waits for the tick in progress, so nothing is written after it resolves', async () => {
+    const fake = fakeSensors();
+    fake.light.mode = 'hang'; // the tick waits for the light sensor until its read timeout
+    const sampler = makeLoop(fake.sensors);
+    sampler.start();
+    await run(0);
+    let stopped = false;
+    const stopping = sampler.stop().then(() => (stopped = true));
+    await run(1000);
+    expect(stopped).toBe(false);
+    expect(count()).toBe(0);
+    await run(5000);
+    await stopping;
+    // The tick finished (its readings stored) before stop() resolved, and no tick came after.
+    const stored = count();
+    expect(stored).toBeGreaterThan(0);
+    await run(20_000);
+    expect(count()).toBe(stored);
+    expect(events.samplerTicked).toHaveLength(1);
   });
 
   it('applies an interval change at once, without waiting for the old interval', async () => {

@@ -1,0 +1,38 @@
+/**
+ * What the domain says when it will not do something. Services throw these; they know nothing of HTTP.
+ * The one error handler (server/http/errors.ts) and the realtime hub turn them into a status.
+ */
+export type DomainErrorKind =
+  /** The request itself is wrong (a value out of range, a name already used in a body...). */
+  | 'invalid'
+  /** The thing asked for does not exist. */
+  | 'not_found'
+  /** The request clashes with the current state (duplicate, maintenance mode, resolved already). */
+  | 'conflict'
+  /** A safety rule refuses it (pump lockout, interlock, cut-off). */
+  | 'refused_by_safety'
+  /** The hardware cannot do it right now (an output missing or not answering). */
+  | 'unavailable';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+    /** The field of the request the message is about, for 'invalid'. */
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const invalid = (message: string, field?: string) => new DomainError('invalid', message, field);
+export const notFound = (message: string) => new DomainError('not_found', message);
+export const conflict = (message: string) => new DomainError('conflict', message);
+export const refusedBySafety = (message: string) => new DomainError('refused_by_safety', message);
+export const unavailable = (message: string) => new DomainError('unavailable', message);
+
+/** A refusal the caller should expect and retry later (rules ask again next tick), not a failure. */
+export function isRefusal(err: unknown): err is DomainError {
+  return err instanceof DomainError && err.kind !== 'unavailable';
+}
