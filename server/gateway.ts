@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { ScaledClock, SystemClock, type Clock } from '../drivers/clock.ts';
 import { createHardware, type Hardware } from '../drivers/index.ts';
 import { buildHttpApp } from './app.ts';
 import { createHealthFeature } from './appliance/health-feature.ts';
+import { packageRoot } from './package-root.ts';
 import { createAlertsFeature } from './alerts/feature.ts';
 import { createAnalyticsFeature } from './analytics/feature.ts';
 import { createAuthFeature } from './auth/feature.ts';
@@ -64,7 +64,7 @@ export interface Gateway extends AppContext {
   stop(): Promise<void>;
 }
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const REPO_ROOT = packageRoot(import.meta.url);
 export const DEFAULT_WEB_ROOT = join(REPO_ROOT, 'web', 'dist');
 
 /**
