@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.ts';
 import { Envelope } from '../contract/common.ts';
+import type { MqttStatus } from '../contract/fleet.ts';
 import type { Feature } from '../features.ts';
 import { ok } from '../http/reply.ts';
 import type { SamplingLoop } from '../sensors/sampling-loop.ts';
@@ -25,8 +26,11 @@ async function healthRoutes(fastify: FastifyInstance, options: { sources: Health
   app.get('/', { schema: { response: { 200: Envelope(Health) } } }, async () => ok(await collectHealth(options.sources)));
 }
 
-/** GET /api/health (public): database, drivers, each sensor's last sample age, CPU temperature. */
-export function createHealthFeature(ctx: AppContext, uses: { sampler: Pick<SamplingLoop, 'lastSampleAt'> }): Feature {
+/** GET /api/health (public): database, drivers, each sensor's last sample age, CPU temperature, the MQTT bridge. */
+export function createHealthFeature(
+  ctx: AppContext,
+  uses: { sampler: Pick<SamplingLoop, 'lastSampleAt'>; mqttStatus?: () => MqttStatus },
+): Feature {
   const builtAtMs = performance.now();
   const sources: HealthSources = {
     clock: ctx.clock,
@@ -37,6 +41,7 @@ export function createHealthFeature(ctx: AppContext, uses: { sampler: Pick<Sampl
     cpuTemperatureC: cpuTemperatureReader(),
     version: packageVersion(),
     hardwareMode: ctx.config.hardware,
+    mqttStatus: uses.mqttStatus,
   };
   return {
     name: 'health',
