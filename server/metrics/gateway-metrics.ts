@@ -46,12 +46,14 @@ export class GatewayMetrics {
     for (const quantity of QUANTITIES) {
       new Gauge({
         name: quantity.metric,
-        help: `${quantity.name} (${quantity.unit}), newest reading`,
+        help: `${quantity.name} (${quantity.unit}), newest reading (absent until read)`,
+        // A label, so a quantity never read is absent rather than a misleading 0.
+        labelNames: ['sensor'],
         registers,
         collect() {
           this.reset();
           const value = quantity.derived ? sources.derived.get(quantity.field) : sources.snapshot().values[quantity.field as keyof SensorSnapshot['values']];
-          if (typeof value === 'number') this.set(value);
+          if (typeof value === 'number') this.set({ sensor: quantity.sensorType }, value);
         },
       });
     }
@@ -147,11 +149,13 @@ export class GatewayMetrics {
       new Gauge({
         name,
         help,
+        // Labelled by broker, so the series are absent while the bridge is off.
+        labelNames: ['broker'],
         registers,
         collect() {
           this.reset();
           const status = sources.mqttStatus();
-          if (status.enabled) this.set(read(status));
+          if (status.enabled && status.broker) this.set({ broker: status.broker }, read(status));
         },
       });
     mqtt('greenhouse_mqtt_connected', '1 while the MQTT bridge is connected to its broker (absent: bridge off)', (s) => (s.state === 'connected' ? 1 : 0));

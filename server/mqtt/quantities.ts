@@ -1,4 +1,4 @@
-import type { Reading, SensorSnapshot } from '../contract/reading.ts';
+import type { Reading, SensorSnapshot, SensorType } from '../contract/reading.ts';
 
 /** A quantity the gateway measures, as a Home Assistant sensor reads it from `sensors/state`. */
 export interface Quantity {
@@ -12,6 +12,8 @@ export interface Quantity {
   derived: boolean;
   /** Prometheus metric name, unit in the name (prometheus.io, Metric and label naming). */
   metric: string;
+  /** The sensor it comes from (the metric's `sensor` label). */
+  sensorType: SensorType;
 }
 
 /**
@@ -19,13 +21,13 @@ export interface Quantity {
  * entity) and Prometheus (metric names with their unit).
  */
 export const QUANTITIES: readonly Quantity[] = [
-  { field: 'temperature', metric: 'greenhouse_temperature_celsius', objectId: 'temperature', name: 'Temperature', deviceClass: 'temperature', unit: '°C', derived: false },
-  { field: 'humidity', metric: 'greenhouse_humidity_percent', objectId: 'humidity', name: 'Humidity', deviceClass: 'humidity', unit: '%', derived: false },
-  { field: 'lightIntensity', metric: 'greenhouse_light_lux', objectId: 'light_intensity', name: 'Light', deviceClass: 'illuminance', unit: 'lx', derived: false },
-  { field: 'soilMoisture', metric: 'greenhouse_soil_moisture_percent', objectId: 'soil_moisture', name: 'Soil moisture', deviceClass: 'moisture', unit: '%', derived: false },
-  { field: 'waterLevel', metric: 'greenhouse_water_level_centimeters', objectId: 'water_level', name: 'Water tank level', deviceClass: 'distance', unit: 'cm', derived: false },
-  { field: 'vpdKpa', metric: 'greenhouse_vpd_kilopascals', objectId: 'vpd', name: 'Vapour-pressure deficit', deviceClass: 'pressure', unit: 'kPa', derived: true },
-  { field: 'dewPointC', metric: 'greenhouse_dew_point_celsius', objectId: 'dew_point', name: 'Dew point', deviceClass: 'temperature', unit: '°C', derived: true },
+  { field: 'temperature', sensorType: 'DHT11', metric: 'greenhouse_temperature_celsius', objectId: 'temperature', name: 'Temperature', deviceClass: 'temperature', unit: '°C', derived: false },
+  { field: 'humidity', sensorType: 'DHT11', metric: 'greenhouse_humidity_percent', objectId: 'humidity', name: 'Humidity', deviceClass: 'humidity', unit: '%', derived: false },
+  { field: 'lightIntensity', sensorType: 'LDR', metric: 'greenhouse_light_lux', objectId: 'light_intensity', name: 'Light', deviceClass: 'illuminance', unit: 'lx', derived: false },
+  { field: 'soilMoisture', sensorType: 'SOIL_MOISTURE', metric: 'greenhouse_soil_moisture_percent', objectId: 'soil_moisture', name: 'Soil moisture', deviceClass: 'moisture', unit: '%', derived: false },
+  { field: 'waterLevel', sensorType: 'WATER_LEVEL', metric: 'greenhouse_water_level_centimeters', objectId: 'water_level', name: 'Water tank level', deviceClass: 'distance', unit: 'cm', derived: false },
+  { field: 'vpdKpa', sensorType: 'DHT11', metric: 'greenhouse_vpd_kilopascals', objectId: 'vpd', name: 'Vapour-pressure deficit', deviceClass: 'pressure', unit: 'kPa', derived: true },
+  { field: 'dewPointC', sensorType: 'DHT11', metric: 'greenhouse_dew_point_celsius', objectId: 'dew_point', name: 'Dew point', deviceClass: 'temperature', unit: '°C', derived: true },
 ];
 
 export const DERIVED_FIELDS: readonly string[] = QUANTITIES.filter((q) => q.derived).map((q) => q.field);
