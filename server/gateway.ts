@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { ScaledClock, SystemClock, type Clock } from '../drivers/clock.ts';
 import { createHardware, type Hardware } from '../drivers/index.ts';
 import { buildHttpApp } from './app.ts';
 import { createHealthFeature } from './appliance/health-feature.ts';
+import { packageRoot } from './package-root.ts';
 import { createAlertsFeature } from './alerts/feature.ts';
 import { createAnalyticsFeature } from './analytics/feature.ts';
 import { createAuthFeature } from './auth/feature.ts';
@@ -18,7 +18,7 @@ import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import type { ControlService } from './devices/control-service.ts';
 import { createDevicesFeature } from './devices/feature.ts';
 import { EventBus } from './events/bus.ts';
-import type { Feature } from './features.ts';
+import { startFeatures, stopFeatures, type Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
 import type { DataLifecycle } from './lifecycle/data-lifecycle.ts';
 import { createLifecycleFeature } from './lifecycle/feature.ts';
@@ -29,6 +29,7 @@ import type { HubOptions, RealtimeHub } from './realtime/hub.ts';
 import { createSensorsFeature } from './sensors/feature.ts';
 import type { SamplingLoop } from './sensors/sampling-loop.ts';
 import { createSettingsFeature } from './settings/feature.ts';
+import { createSimulatorFeature } from './simulator/feature.ts';
 import { SettingsService } from './settings/settings-service.ts';
 
 export { DEMO_ACCOUNT } from './auth/feature.ts';
@@ -65,7 +66,7 @@ export interface Gateway extends AppContext {
   stop(): Promise<void>;
 }
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const REPO_ROOT = packageRoot(import.meta.url);
 export const DEFAULT_WEB_ROOT = join(REPO_ROOT, 'web', 'dist');
 
 /**
@@ -88,9 +89,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const mqtt = createMqttFeature(ctx, { control: devices.control, listDevices, snapshot: () => sensors.sampler.snapshot() });
   const metrics = createMetricsFeature(ctx, { sampler: sensors.sampler, listDevices, alerts: alerts.service, mqttStatus: mqtt.status });
   const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status });
+  const simulator = createSimulatorFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
   // consumer of its ticks is listening. Metrics first, so its request timing covers every route.
-  const features: Feature[] = [metrics, auth, settings, realtime, health, devices, alerts, mqtt, lifecycle, analytics, sensors];
+  const features: Feature[] = [metrics, auth, settings, realtime, health, devices, alerts, mqtt, lifecycle, analytics, simulator, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   const app = await buildHttpApp(ctx, { features, authenticate: auth.authenticate, webRoot });
@@ -107,7 +109,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     sampler: sensors.sampler,
     url: '',
     async start() {
-      for (const feature of features) await runLogged(log, feature, 'start');
+      await startFeatures(features, log);
       await app.listen({ port: ctx.config.port, host: ctx.config.host });
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : ctx.config.port;
@@ -115,7 +117,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       gateway.url = `http://${host}:${port}`;
     },
     async stop() {
-      for (const feature of [...features].reverse()) await runLogged(log, feature, 'stop');
+      await stopFeatures(features, log);
       // Outputs safe first: a slow HTTP close must not leave a pump running.
       await ctx.hardware.safeState();
       await app.close();
@@ -124,22 +126,6 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     },
   };
   return gateway;
-}
-
-/**
- * Starts or stops one feature on its own (Zigbee2MQTT's way): a feature that throws is logged with its
- * name and the others still start or stop, so one broken part cannot keep the sampler or the safe
- * state from running.
- */
-async function runLogged(log: Logger, feature: Feature, step: 'start' | 'stop'): Promise<void> {
-  const run = feature[step];
-  if (!run) return;
-  try {
-    await run.call(feature);
-    log.debug({ featureName: feature.name }, `${feature.name} ${step === 'start' ? 'started' : 'stopped'}`);
-  } catch (err) {
-    log.error({ err, featureName: feature.name }, `${feature.name} failed to ${step}`);
-  }
 }
 
 /** Builds what every feature is made from, outputs safe before anything else. */

@@ -4,7 +4,6 @@ import type { AppContext } from '../context.ts';
 import type { Device } from '../contract/device.ts';
 import type { MqttStatus } from '../contract/fleet.ts';
 import type { Feature } from '../features.ts';
-import { LatestDerived } from '../mqtt/quantities.ts';
 import type { SamplingLoop } from '../sensors/sampling-loop.ts';
 import { GatewayMetrics } from './gateway-metrics.ts';
 
@@ -32,12 +31,10 @@ async function metricsRoutes(app: FastifyInstance, options: { metrics: GatewayMe
  * every /api request for http_request_duration_seconds.
  */
 export function createMetricsFeature(ctx: AppContext, uses: MetricsUses): MetricsFeature {
-  const derived = new LatestDerived();
   const metrics = new GatewayMetrics({
     greenhouseId: ctx.config.greenhouseId,
     clock: ctx.clock,
     snapshot: () => uses.sampler.snapshot(),
-    derived,
     lastSampleAt: (sensorType) => uses.sampler.lastSampleAt(sensorType),
     sensorHealth: () => uses.sampler.health(),
     listDevices: uses.listDevices,
@@ -65,7 +62,6 @@ export function createMetricsFeature(ctx: AppContext, uses: MetricsUses): Metric
     start() {
       offs.push(
         ctx.bus.on('samplerTicked', 'metrics', (tick) => metrics.observeTick(tick)),
-        ctx.bus.on('sampleTaken', 'metrics', ({ snapshot, readings }) => void derived.observe(snapshot, readings)),
       );
     },
     stop() {

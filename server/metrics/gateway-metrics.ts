@@ -5,7 +5,7 @@ import type { Device } from '../contract/device.ts';
 import type { MqttStatus } from '../contract/fleet.ts';
 import { SENSOR_TYPES, type SensorSnapshot, type SensorType } from '../contract/reading.ts';
 import { isOnStatus } from '../devices/actions.ts';
-import { QUANTITIES, type LatestDerived } from '../mqtt/quantities.ts';
+import { QUANTITIES, sensorsState } from '../mqtt/quantities.ts';
 import type { SensorHealthReport } from '../sensors/sensor-health.ts';
 
 /** What the metrics are read from, at scrape time (a scrape is rare; nothing is polled in between). */
@@ -13,7 +13,6 @@ export interface MetricsSources {
   greenhouseId: string;
   clock: Pick<Clock, 'now'>;
   snapshot: () => SensorSnapshot;
-  derived: LatestDerived;
   lastSampleAt: (sensorType: SensorType) => number | null;
   sensorHealth: () => SensorHealthReport[];
   listDevices: () => Device[];
@@ -52,7 +51,7 @@ export class GatewayMetrics {
         registers,
         collect() {
           this.reset();
-          const value = quantity.derived ? sources.derived.get(quantity.field) : sources.snapshot().values[quantity.field as keyof SensorSnapshot['values']];
+          const value = sensorsState(sources.greenhouseId, sources.snapshot())[quantity.field as keyof ReturnType<typeof sensorsState>];
           if (typeof value === 'number') this.set({ sensor: quantity.sensorType }, value);
         },
       });

@@ -2,11 +2,11 @@ import type { IPublishPacket } from 'mqtt';
 import type { Logger } from 'pino';
 import type { Alert } from '../contract/alert.ts';
 import type { Device, DeviceType } from '../contract/device.ts';
-import type { Reading, SensorSnapshot } from '../contract/reading.ts';
+import type { SensorSnapshot } from '../contract/reading.ts';
 import type { ControlService } from '../devices/control-service.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Discovery } from './discovery.ts';
-import { DERIVED_FIELDS, LatestDerived } from './quantities.ts';
+import { DERIVED_FIELDS, sensorsState } from './quantities.ts';
 import type { MqttConnection } from './connection.ts';
 import { deviceStatePayload, parseCommand, type Topics } from './topics.ts';
 
@@ -38,8 +38,8 @@ export class MqttBridge {
   readonly #lastRetained = new Map<string, string>();
   /** Device types by id, to clear the right discovery config once a device is gone. */
   readonly #deviceTypes = new Map<string, DeviceType>();
-  /** VPD and dew point: their newest values, and the sensor configs they make Home Assistant show. */
-  readonly #derived = new LatestDerived();
+  /** VPD and dew point once they have had a value: only then are they announced to Home Assistant. */
+  readonly #derivedSeen = new Set<string>();
   #pendingCommands = 0;
   #commandsReceived = 0;
 
@@ -58,7 +58,7 @@ export class MqttBridge {
     connection.onConnect(() => this.#onConnect());
     connection.onMessage((topic, payload, packet) => this.#onMessage(topic, payload, packet));
     this.#offs.push(
-      bus.on('sampleTaken', owner, ({ readings, snapshot }) => this.#publishSensors(snapshot, readings)),
+      bus.on('sampleTaken', owner, ({ snapshot }) => this.#publishSensors(snapshot)),
       bus.on('deviceChanged', owner, ({ device }) => this.#publishDevice(device)),
       bus.on('deviceAdded', owner, ({ device }) => this.#publishDevice(device)),
       bus.on('deviceRemoved', owner, ({ deviceId }) => this.#clearDevice(deviceId)),
@@ -86,31 +86,21 @@ export class MqttBridge {
     for (const message of this.#wantedConfigs(devices)) this.#retained(message.topic, message.payload);
     for (const device of devices) this.#retained(this.#deps.topics.deviceState(device.deviceId), deviceStatePayload(device));
     const snapshot = this.#deps.snapshot();
-    if (Object.values(snapshot.values).some((v) => v !== null)) this.#publishSensors(snapshot, []);
+    if (Object.values(snapshot.values).some((v) => v !== null)) this.#publishSensors(snapshot);
   }
 
   #wantedConfigs(devices: readonly Device[]) {
-    return this.#deps.discovery?.configs(devices, this.#derived.fields()) ?? [];
+    return this.#deps.discovery?.configs(devices, this.#derivedSeen) ?? [];
   }
 
-  #publishSensors(snapshot: SensorSnapshot, readings: readonly Reading[]): void {
-    const newlyDerived = this.#derived.observe(snapshot, readings);
+  #publishSensors(snapshot: SensorSnapshot): void {
     const { discovery, topics, greenhouseId } = this.#deps;
-    if (discovery && newlyDerived) {
+    const state = sensorsState(greenhouseId, snapshot);
+    const appeared = DERIVED_FIELDS.filter((field) => !this.#derivedSeen.has(field) && state[field as keyof typeof state] !== null);
+    for (const field of appeared) this.#derivedSeen.add(field);
+    if (discovery && appeared.length > 0) {
       for (const message of this.#wantedConfigs(this.#deps.listDevices())) this.#retained(message.topic, message.payload);
     }
-    const { values } = snapshot;
-    // The allSensorsUpdate values (design.md), plus VPD and dew point once readings carry them.
-    const state = {
-      greenhouseId,
-      temperature: values.temperature,
-      humidity: values.humidity,
-      soilMoisture: values.soilMoisture,
-      lightIntensity: values.lightIntensity,
-      waterLevel: values.waterLevel,
-      ...Object.fromEntries(this.#derived.entries()),
-      timestamp: snapshot.takenAt,
-    };
     this.#retained(topics.sensorsState, JSON.stringify(state));
   }
 

@@ -1,4 +1,5 @@
-import type { Reading, SensorSnapshot, SensorType } from '../contract/reading.ts';
+import type { AllSensorsUpdate, SensorSnapshot, SensorType } from '../contract/reading.ts';
+import { climateMetrics } from '../sensors/climate-metrics.ts';
 
 /** A quantity the gateway measures, as a Home Assistant sensor reads it from `sensors/state`. */
 export interface Quantity {
@@ -8,7 +9,7 @@ export interface Quantity {
   name: string;
   deviceClass: string;
   unit: string;
-  /** Published only once a reading carries it (VPD and dew point come with DHT11 readings). */
+  /** Derived from temperature and humidity (VPD, dew point): announced once it has a value. */
   derived: boolean;
   /** Prometheus metric name, unit in the name (prometheus.io, Metric and label naming). */
   metric: string;
@@ -33,36 +34,21 @@ export const QUANTITIES: readonly Quantity[] = [
 export const DERIVED_FIELDS: readonly string[] = QUANTITIES.filter((q) => q.derived).map((q) => q.field);
 
 /**
- * The newest VPD and dew point, from the snapshot or a tick's readings, whichever carries them (the
- * climate-metrics work adds them to DHT11 readings). Until one is seen its quantity is not announced.
+ * The `sensors/state` payload: the allSensorsUpdate values (design.md, Fleet), VPD and dew point
+ * derived from the newest temperature and humidity as the realtime bridge derives them.
  */
-export class LatestDerived {
-  readonly #values = new Map<string, number>();
-
-  /** Takes a tick's values; answers true when a quantity appears for the first time. */
-  observe(snapshot: SensorSnapshot, readings: readonly Reading[]): boolean {
-    let appeared = false;
-    const sources: Array<Record<string, unknown>> = [snapshot.values, ...readings];
-    for (const source of sources) {
-      for (const field of DERIVED_FIELDS) {
-        const value = source[field];
-        if (typeof value !== 'number' || !Number.isFinite(value)) continue;
-        if (!this.#values.has(field)) appeared = true;
-        this.#values.set(field, value);
-      }
-    }
-    return appeared;
-  }
-
-  get(field: string): number | null {
-    return this.#values.get(field) ?? null;
-  }
-
-  fields(): Set<string> {
-    return new Set(this.#values.keys());
-  }
-
-  entries(): Array<[string, number]> {
-    return [...this.#values];
-  }
+export function sensorsState(greenhouseId: string, snapshot: SensorSnapshot): AllSensorsUpdate {
+  const { values } = snapshot;
+  const metrics = climateMetrics(values.temperature, values.humidity);
+  return {
+    greenhouseId,
+    temperature: values.temperature,
+    humidity: values.humidity,
+    soilMoisture: values.soilMoisture,
+    lightIntensity: values.lightIntensity,
+    waterLevel: values.waterLevel,
+    vpdKpa: metrics.vpdKpa ?? null,
+    dewPointC: metrics.dewPointC ?? null,
+    timestamp: snapshot.takenAt,
+  };
 }

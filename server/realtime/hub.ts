@@ -117,7 +117,7 @@ export class RealtimeHub {
       return false;
     }
     client.session = session;
-    // A socket does not outlive its token.
+    // A socket does not outlive its token. Tokens are stamped in wall-clock time, so this is too.
     const untilExpiryMs = Math.max(0, session.expiresAtMs - Date.now());
     const expiryTimer = setTimeout(
       () => this.#close(client, WS_CLOSE_UNAUTHORIZED, 'Token expired'),

@@ -1,5 +1,6 @@
 import { toIso } from '../db/open.ts';
-import type { Reading, SensorType } from '../contract/reading.ts';
+import type { Reading, SensorField, SensorType } from '../contract/reading.ts';
+import { climateMetrics } from './climate-metrics.ts';
 
 /** A `readings` row as better-sqlite3 returns it (snake_case columns). */
 export interface ReadingRow {
@@ -13,6 +14,15 @@ export interface ReadingRow {
   soil_moisture_pct: number | null;
   water_level_cm: number | null;
 }
+
+/** The wire name of each field column. */
+export const FIELD_OF_COLUMN = {
+  temperature_c: 'temperature',
+  humidity_pct: 'humidity',
+  light_lux: 'lightIntensity',
+  soil_moisture_pct: 'soilMoisture',
+  water_level_cm: 'waterLevel',
+} as const satisfies Record<string, SensorField>;
 
 /** The main value and unit per sensor type (DHT11's main value is its temperature). */
 const MAIN_FIELD: Record<SensorType, { column: keyof ReadingRow; unit: string }> = {
@@ -32,6 +42,7 @@ export function readingFromRow(row: ReadingRow): Reading {
   };
   if (row.temperature_c !== null) reading.temperature = row.temperature_c;
   if (row.humidity_pct !== null) reading.humidity = row.humidity_pct;
+  if (row.sensor_type === 'DHT11') Object.assign(reading, climateMetrics(row.temperature_c, row.humidity_pct));
   if (row.light_lux !== null) reading.lightIntensity = row.light_lux;
   if (row.soil_moisture_pct !== null) reading.soilMoisture = row.soil_moisture_pct;
   if (row.water_level_cm !== null) reading.waterLevel = row.water_level_cm;

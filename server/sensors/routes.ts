@@ -4,12 +4,17 @@ import type { Clock } from '../../drivers/clock.ts';
 import { GreenhouseParams } from '../contract/common.ts';
 import { ok } from '../http/reply.ts';
 import type { ReadingsRepo } from './readings-repo.ts';
-import { failures, HistoricalQuery, HistoricalReply, HoursQuery, HourlyReply, LatestReply, StatsReply } from './schemas.ts';
+import { dailyLightIntegral, LIGHT_BUCKET_MS, windowStartMs } from './light-integral.ts';
+import { failures, HistoricalQuery, HistoricalReply, HoursQuery, HourlyReply, LatestReply, LightIntegralQuery, LightIntegralReply, StatsReply } from './schemas.ts';
 import { sensorStatus } from './status.ts';
 
 export interface SensorRoutesOptions {
   repo: ReadingsRepo;
   clock: Clock;
+  /** Resolves when the rollups are current enough to answer from (after a restore, their catch-up). */
+  historyReady?: () => Promise<void>;
+  /** Config light.ppfdPerLux: the daily light integral's lux-to-PPFD factor. */
+  ppfdPerLux: number;
 }
 
 const DEFAULT_HOURS = 24;
@@ -18,7 +23,20 @@ const DEFAULT_HOURS = 24;
 export async function sensorRoutes(fastify: FastifyInstance, options: SensorRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { repo, clock } = options;
+  const historyReady = options.historyReady ?? (() => Promise.resolve());
   const params = GreenhouseParams;
+
+  // Estimated from the LDR's lux over the 5-minute rollups, per local day (design.md, Climate metrics).
+  app.get(
+    '/light-integral/:greenhouseId',
+    { schema: { params, querystring: LightIntegralQuery, response: { 200: LightIntegralReply, ...failures } } },
+    async (request) => {
+      const nowMs = clock.now();
+      await historyReady();
+      const buckets = repo.lightBuckets(request.params.greenhouseId, windowStartMs(nowMs, request.query.days ?? 7), nowMs + 1, LIGHT_BUCKET_MS);
+      return ok(dailyLightIntegral(buckets, LIGHT_BUCKET_MS, options.ppfdPerLux));
+    },
+  );
 
   app.get('/latest/:greenhouseId', { schema: { params, response: { 200: LatestReply, ...failures } } }, async (request) => {
     const nowMs = clock.now();
@@ -31,15 +49,18 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
     { schema: { params, querystring: HistoricalQuery, response: { 200: HistoricalReply, ...failures } } },
     async (request) => {
       const { hours = DEFAULT_HOURS, sensorType } = request.query;
+      await historyReady();
       return ok(repo.historical(request.params.greenhouseId, hours, clock.now(), sensorType));
     },
   );
 
-  app.get('/stats/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: StatsReply, ...failures } } }, async (request) =>
-    ok(repo.stats(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now())),
-  );
+  app.get('/stats/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: StatsReply, ...failures } } }, async (request) => {
+    await historyReady();
+    return ok(repo.stats(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now()));
+  });
 
-  app.get('/hourly/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: HourlyReply, ...failures } } }, async (request) =>
-    ok(repo.hourly(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now())),
-  );
+  app.get('/hourly/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: HourlyReply, ...failures } } }, async (request) => {
+    await historyReady();
+    return ok(repo.hourly(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now()));
+  });
 }

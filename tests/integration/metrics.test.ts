@@ -47,6 +47,8 @@ describe('GET /api/metrics', () => {
     expect(sample(text, 'greenhouse_temperature_celsius', { greenhouse_id: ID })).toBe(24.5);
     expect(sample(text, 'greenhouse_humidity_percent')).toBe(61);
     expect(sample(text, 'greenhouse_water_level_centimeters')).toBe(42);
+    expect(sample(text, 'greenhouse_vpd_kilopascals', { sensor: 'DHT11' })).toBeCloseTo(1.2, 2);
+    expect(sample(text, 'greenhouse_dew_point_celsius')).toBeCloseTo(16.5, 1);
     expect(sample(text, 'greenhouse_device_on', { device_id: 'fan-1', device_type: 'FAN' })).toBe(1);
     expect(sample(text, 'greenhouse_device_on', { device_id: 'heater-1' })).toBe(0);
     expect(sample(text, 'greenhouse_device_power_watts', { device_id: 'fan-1' })).toBe(60);

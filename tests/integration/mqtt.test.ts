@@ -83,8 +83,11 @@ describe('Home Assistant discovery', () => {
       expect(config.device).toMatchObject({ identifiers: [`greenhouse_gateway_${ID}`], model: expect.stringContaining('simulator'), serial_number: ID });
       expect(config.device.sw_version).toMatch(/^\d+\.\d+\.\d+/);
     }
-    // No VPD or dew point until a reading carries them.
-    expect(sub.messages.some((m) => m.topic === configTopic('sensor', 'vpd'))).toBe(false);
+    // VPD and dew point, once the gateway has a temperature and humidity (it samples at start).
+    const vpd = json((await sub.next((m) => m.topic === configTopic('sensor', 'vpd'), 15_000, 'vpd config')).payload);
+    expect(vpd).toMatchObject({ device_class: 'pressure', unit_of_measurement: 'kPa', state_class: 'measurement', value_template: '{{ value_json.vpdKpa }}' });
+    const dew = json((await sub.next((m) => m.topic === configTopic('sensor', 'dew_point'), 15_000, 'dew point config')).payload);
+    expect(dew).toMatchObject({ device_class: 'temperature', unit_of_measurement: '°C', value_template: '{{ value_json.dewPointC }}' });
 
     for (const relay of ['pump-1', 'fan-1', 'light-1', 'heater-1', 'cooling-1']) {
       const config = json((await sub.next((m) => m.topic === configTopic('switch', relay), 15_000, `${relay} switch`)).payload);
@@ -152,7 +155,8 @@ describe('states', () => {
     sensors.climate.value = { temperatureC: 23.5, humidityPct: 58 };
     await gw.sampler.sampleNow();
     const next = await sub.next((m) => m.topic === `${ROOT}/sensors/state` && json(m.payload).temperature === 23.5, 15_000, 'the next tick');
-    expect(json(next.payload)).toMatchObject({ humidity: 58, lightIntensity: 500 });
+    // The allSensorsUpdate values, VPD and dew point included (23.5 °C at 58 %: 1.21 kPa, 14.8 °C).
+    expect(json(next.payload)).toMatchObject({ humidity: 58, lightIntensity: 500, vpdKpa: 1.21, dewPointC: 14.8 });
 
     const on = sub.nextNew((m) => m.topic === `${ROOT}/devices/fan-1/state`, 15_000, 'fan state');
     expect((await http.post('/api/devices/fan-1/control', { action: 'on' }, admin)).status).toBe(200);
