@@ -28,7 +28,7 @@ export class QuickActions {
   async turnOffAll(actor: string): Promise<{ devicesTurnedOff: number; autoModeDisabled: number }> {
     let autoModeDisabled = 0;
     for (const device of this.deps.repo.list().filter((d) => d.autoMode)) {
-      this.deps.registry.setAutomation(device.deviceId, undefined, false);
+      this.deps.registry.setAutomation(device.deviceId, { autoMode: false });
       autoModeDisabled += 1;
     }
     let devicesTurnedOff = 0;
