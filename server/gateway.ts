@@ -27,6 +27,7 @@ import type { HubOptions, RealtimeHub } from './realtime/hub.ts';
 import { createSensorsFeature } from './sensors/feature.ts';
 import type { SamplingLoop } from './sensors/sampling-loop.ts';
 import { createSettingsFeature } from './settings/feature.ts';
+import { createSimulatorFeature } from './simulator/feature.ts';
 import { SettingsService } from './settings/settings-service.ts';
 
 export { DEMO_ACCOUNT } from './auth/feature.ts';
@@ -83,9 +84,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const analytics = createAnalyticsFeature(ctx);
   const sensors = createSensorsFeature(ctx);
   const health = createHealthFeature(ctx, { sampler: sensors.sampler });
+  const simulator = createSimulatorFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
   // consumer of its ticks is listening.
-  const features: Feature[] = [auth, settings, realtime, health, devices, alerts, lifecycle, analytics, sensors];
+  const features: Feature[] = [auth, settings, realtime, health, devices, alerts, lifecycle, analytics, simulator, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   const app = await buildHttpApp(ctx, { features, authenticate: auth.authenticate, webRoot });

@@ -104,6 +104,24 @@ export const ConfigSchema = Type.Object({
     },
     { default: {} },
   ),
+  /** Where the greenhouse stands: sunrise/sunset schedules need it (decimal degrees, north and east positive). */
+  site: Type.Object(
+    {
+      latitude: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
+      longitude: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
+    },
+    { default: {} },
+  ),
+  light: Type.Object(
+    {
+      /**
+       * PPFD (µmol/m²/s) per lux, to estimate the daily light integral from the LDR: 0.0185 for
+       * sunlight (Thimijan & Heins 1983); white LEDs are nearer 0.014-0.019 depending on their spectrum.
+       */
+      ppfdPerLux: Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.0185 }),
+    },
+    { default: {} },
+  ),
   smtp: Type.Union(
     [
       Type.Object({

@@ -7,3 +7,4 @@ export * from './device.ts';
 export * from './alert.ts';
 export * from './settings.ts';
 export * from './realtime.ts';
+export * from './simulator.ts';
