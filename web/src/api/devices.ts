@@ -60,8 +60,8 @@ export function useDeviceCommands() {
     control: (deviceId: string, action: ControlAction) =>
       after(api.request<{ device: Device; controlLog: ControlLog }>('POST', `/api/devices/${encodeURIComponent(deviceId)}/control`, { action })),
     add: (device: NewDevice) => after(api.request<Device>('POST', '/api/devices', device)),
-    saveAutomation: (deviceId: string, automationRules: AutomationRules, autoMode: boolean) =>
-      after(api.request<Device>('POST', `/api/devices/${encodeURIComponent(deviceId)}/automation`, { automationRules, autoMode })),
+    saveAutomation: (deviceId: string, automationRules: AutomationRules, autoMode: boolean, extra: Pick<Partial<Device>, 'sensorLossAction'> = {}) =>
+      after(api.request<Device>('POST', `/api/devices/${encodeURIComponent(deviceId)}/automation`, { automationRules, autoMode, ...extra })),
     turnOffAll: () => after(api.request<{ devicesTurnedOff: number }>('POST', `/api/devices/actions/turn-off-all/${GREENHOUSE_ID}`)),
     enableAuto: () => after(api.request<{ devicesEnabled: number }>('POST', `/api/devices/actions/enable-auto/${GREENHOUSE_ID}`)),
     optimizePower: () =>

@@ -2,6 +2,7 @@
 // specification's order.
 import { ActiveAlertsWidget } from './overview/ActiveAlertsWidget.tsx';
 import { ConnectionBanner } from './overview/ConnectionBanner.tsx';
+import { ClimateMetrics } from './sensors/ClimateMetrics.tsx';
 import { DeviceStatus } from './overview/DeviceStatus.tsx';
 import { EnvironmentalStatus } from './overview/EnvironmentalStatus.tsx';
 import { SensorOverview } from './overview/SensorOverview.tsx';
@@ -14,6 +15,7 @@ export function OverviewScreen() {
       <StatCards />
       {/* Slot: Sensor Overview (four reading cards). */}
       <SensorOverview />
+      <ClimateMetrics />
       <div className="grid grid-2">
         {/* Slot: Device Status (first 4 devices). */}
         <DeviceStatus />

@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { queryKeys, readingsBySensor, useLatestReadings } from '../api/queries.ts';
 import { useSensorHistory, type SensorFilter } from '../api/sensors.ts';
 import { useRealtime } from '../realtime/RealtimeProvider.tsx';
+import { ClimateMetrics } from './sensors/ClimateMetrics.tsx';
 import { EnvironmentalTrends } from './sensors/EnvironmentalTrends.tsx';
 import { ReadingCards } from './sensors/ReadingCards.tsx';
 import { SensorDetailCards } from './sensors/SensorDetailCards.tsx';
@@ -60,6 +61,7 @@ export function SensorsScreen() {
       </div>
 
       <ReadingCards withWater />
+      <ClimateMetrics withDays />
 
       <section className="card" data-testid="historical-data">
         <div className="card-header">
