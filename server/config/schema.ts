@@ -26,6 +26,31 @@ const Output = Type.Object({
   device: Type.Optional(RelayDevice),
 });
 
+/**
+ * The MQTT bridge (design.md, Fleet): off while `url` is unset. The password (or credentials inside
+ * the url) is never printed: config errors and logs show the url without its user info.
+ */
+const Mqtt = Type.Object(
+  {
+    url: Type.Optional(Type.String({ minLength: 1, description: 'mqtt://, mqtts://, ws:// or wss:// broker url' })),
+    username: Type.Optional(Type.String({ minLength: 1 })),
+    password: Type.Optional(Type.String()),
+    /** Topics live under `<baseTopic>/<greenhouseId>/`; no MQTT wildcards, no leading or trailing slash. */
+    baseTopic: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^#+/]+(/[^#+/]+)*$', default: 'greenhouse' }),
+    clientId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    homeAssistant: Type.Object(
+      {
+        discovery: Type.Boolean({ default: true }),
+        prefix: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^#+/]+(/[^#+/]+)*$', default: 'homeassistant' }),
+      },
+      { default: {} },
+    ),
+    /** Most events (sensor ticks, alerts) held while the broker is away or slow; the oldest go first. */
+    queueLimit: Type.Integer({ minimum: 10, maximum: 100000, default: 1000 }),
+  },
+  { default: {} },
+);
+
 export const ConfigSchema = Type.Object({
   port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   host: Type.String({ minLength: 1, default: '0.0.0.0' }),
@@ -122,6 +147,7 @@ export const ConfigSchema = Type.Object({
     },
     { default: {} },
   ),
+  mqtt: Mqtt,
   smtp: Type.Union(
     [
       Type.Object({
@@ -140,3 +166,4 @@ export const ConfigSchema = Type.Object({
 
 export type Config = Static<typeof ConfigSchema>;
 export type OutputConfig = Config['outputs'][number];
+export type MqttConfig = Config['mqtt'];

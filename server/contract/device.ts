@@ -106,6 +106,8 @@ export const ControlSource = Type.Union([
   Type.Literal('rule'),
   Type.Literal('safety'),
   Type.Literal('system'),
+  /** A command on the MQTT bridge's `/set` topic (Home Assistant, Node-RED); the broker's ACL is the gate. */
+  Type.Literal('mqtt'),
 ]);
 export type ControlSource = Static<typeof ControlSource>;
 
@@ -117,7 +119,7 @@ export const ControlLog = Type.Object({
   previousStatus: DeviceStatus,
   newStatus: DeviceStatus,
   source: ControlSource,
-  /** Username for 'user', rule name for 'rule', interlock name for 'safety'. */
+  /** Username for 'user', rule name for 'rule', interlock name for 'safety', 'mqtt' for 'mqtt'. */
   actor: Type.String(),
   reason: Type.String(),
   timestamp: IsoTimestamp,

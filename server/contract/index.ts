@@ -8,3 +8,4 @@ export * from './alert.ts';
 export * from './settings.ts';
 export * from './realtime.ts';
 export * from './simulator.ts';
+export * from './fleet.ts';

@@ -127,7 +127,7 @@ export const controlLog = sqliteTable(
     action: text('action').notNull(),
     previousStatus: text('previous_status').notNull(),
     newStatus: text('new_status').notNull(),
-    source: text('source', { enum: ['user', 'rule', 'safety', 'system'] }).notNull(),
+    source: text('source', { enum: ['user', 'rule', 'safety', 'system', 'mqtt'] }).notNull(),
     actor: text('actor').notNull(),
     reason: text('reason').notNull(),
     createdAt: createdAt(),

@@ -21,13 +21,22 @@ export interface QuickActionsDeps {
 export class QuickActions {
   constructor(private readonly deps: QuickActionsDeps) {}
 
-  async turnOffAll(actor: string): Promise<{ devicesTurnedOff: number }> {
+  /**
+   * Everything off and staying off: auto mode is switched off first on every device that had it, or
+   * its rules would switch it back on at the next tick (issue 17: a fan was back on within 45 s).
+   */
+  async turnOffAll(actor: string): Promise<{ devicesTurnedOff: number; autoModeDisabled: number }> {
+    let autoModeDisabled = 0;
+    for (const device of this.deps.repo.list().filter((d) => d.autoMode)) {
+      this.deps.registry.setAutomation(device.deviceId, { autoMode: false });
+      autoModeDisabled += 1;
+    }
     let devicesTurnedOff = 0;
     for (const device of this.deps.repo.list().filter((d) => isOnStatus(d.status))) {
       await this.deps.control.switchOff(device.deviceId, 'user', actor, 'Turn Off All Devices');
       devicesTurnedOff += 1;
     }
-    return { devicesTurnedOff };
+    return { devicesTurnedOff, autoModeDisabled };
   }
 
   /** Auto mode on for every device that has a rule or a schedule (auto mode without either does nothing). */

@@ -101,7 +101,8 @@ export async function deviceRoutes(fastify: FastifyInstance, options: DeviceRout
 
   app.post('/actions/turn-off-all/:greenhouseId', quick, async (request) => {
     const result = await quickActions.turnOffAll(actorOf(request));
-    return ok(result, `${result.devicesTurnedOff} device(s) turned off`);
+    const autoNote = result.autoModeDisabled > 0 ? `; auto mode switched off on ${result.autoModeDisabled}` : '';
+    return ok(result, `${result.devicesTurnedOff} device(s) turned off${autoNote}`);
   });
 
   app.post('/actions/enable-auto/:greenhouseId', quick, async () => {

@@ -87,6 +87,7 @@ export const FreeOutputsReply = Envelope(
 export const QuickActionReply = Envelope(
   Type.Object({
     devicesTurnedOff: Type.Optional(Type.Integer()),
+    autoModeDisabled: Type.Optional(Type.Integer()),
     devicesEnabled: Type.Optional(Type.Integer()),
     powerSavedW: Type.Optional(Type.Number()),
   }),

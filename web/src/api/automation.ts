@@ -6,11 +6,11 @@ import type { AutomationPreview, AutomationRules } from '../../../server/contrac
 import type { LightIntegralDay, SensorType } from '../../../server/contract/reading.ts';
 import type { SimulatedFault, SimulatorState } from '../../../server/contract/simulator.ts';
 import { api } from './client.ts';
-import { GREENHOUSE_ID, POLL_INTERVAL_MS } from './queries.ts';
+import { POLL_INTERVAL_MS, useGreenhouseId } from './queries.ts';
 
 export const automationKeys = {
   health: ['health'] as const,
-  lightIntegral: (days: number) => ['sensors', 'light-integral', GREENHOUSE_ID, days] as const,
+  lightIntegral: (greenhouseId: string, days: number) => ['sensors', 'light-integral', greenhouseId, days] as const,
   simulator: ['simulator'] as const,
 };
 
@@ -20,9 +20,10 @@ export function previewAutomation(deviceId: string, automationRules: Partial<Aut
 }
 
 export function useLightIntegral(days: number) {
+  const greenhouseId = useGreenhouseId();
   return useQuery({
-    queryKey: automationKeys.lightIntegral(days),
-    queryFn: ({ signal }) => api.get<LightIntegralDay[]>(`/api/sensors/light-integral/${GREENHOUSE_ID}?days=${days}`, { signal }),
+    queryKey: automationKeys.lightIntegral(greenhouseId, days),
+    queryFn: ({ signal }) => api.get<LightIntegralDay[]>(`/api/sensors/light-integral/${greenhouseId}?days=${days}`, { signal }),
     refetchInterval: 5 * 60_000,
   });
 }

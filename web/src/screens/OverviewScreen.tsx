@@ -1,5 +1,5 @@
-// Overview (spec section 2, "Overview"). Each widget is its own file in ./overview/, in the
-// specification's order.
+// Overview (spec section 2, "Overview"). Each widget is its own file in ./overview/. The readings come
+// first (issue 17: on a phone the grower opens the dashboard to see them), then the link and counts.
 import { ActiveAlertsWidget } from './overview/ActiveAlertsWidget.tsx';
 import { ConnectionBanner } from './overview/ConnectionBanner.tsx';
 import { ClimateMetrics } from './sensors/ClimateMetrics.tsx';
@@ -11,18 +11,14 @@ import { StatCards } from './overview/StatCards.tsx';
 export function OverviewScreen() {
   return (
     <div className="screen">
-      <ConnectionBanner />
-      <StatCards />
-      {/* Slot: Sensor Overview (four reading cards). */}
       <SensorOverview />
       <ClimateMetrics />
+      <ConnectionBanner />
+      <StatCards />
       <div className="grid grid-2">
-        {/* Slot: Device Status (first 4 devices). */}
         <DeviceStatus />
-        {/* Slot: Active Alerts widget (max 4). */}
         <ActiveAlertsWidget max={4} />
       </div>
-      {/* Slot: Environmental Status panel. */}
       <EnvironmentalStatus />
     </div>
   );

@@ -29,7 +29,7 @@ type TabId = (typeof TABS)[number]['id'];
 export function SettingsScreen() {
   const [tab, setTab] = useState<TabId>('profile');
   const { user } = useAuth();
-  const { isError } = useSettings(settingsGreenhouseId(user));
+  const { isError } = useSettings(settingsGreenhouseId(user), { live: false });
   // The Simulator tab exists only for admins of a gateway running the simulator (its API is 404 elsewhere).
   const simulatorMode = useHardwareMode() === 'simulator';
   const tabs = TABS.filter((t) => t.id !== 'simulator' || (simulatorMode && user?.role === 'admin'));

@@ -6,8 +6,7 @@ import { useState, type FormEvent } from 'react';
 import type { AutomationRules, Device, SensorLossAction } from '../../../../server/contract/device.ts';
 import { errorMessage } from '../../api/client.ts';
 import { useDeviceCommands } from '../../api/devices.ts';
-import { settingsGreenhouseId, useSettings } from '../../api/settings.ts';
-import { useAuth } from '../../auth/AuthProvider.tsx';
+import { useGreenhouseSettings } from '../../api/settings.ts';
 import { toast } from '../../components/toast/index.ts';
 import { RULE_LABELS, ruleFieldsFor, type RuleField } from './device-ui.ts';
 import { Dialog } from '../../components/Dialog.tsx';
@@ -58,9 +57,8 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const commands = useDeviceCommands();
-  const { user } = useAuth();
   // The deadbands come with the settings; until they load, the statements wait.
-  const deadband = useSettings(settingsGreenhouseId(user)).data?.deviceSettings.deadband ?? null;
+  const deadband = useGreenhouseSettings().data?.deviceSettings.deadband ?? null;
   const fields = ruleFieldsFor(device.deviceType);
   const rules = rulesFrom(device, fields, texts, schedule);
 
