@@ -307,6 +307,16 @@ describe('a broker that goes away', () => {
   });
 });
 
+describe('a gateway that stops', () => {
+  it('says offline (retained) before it disconnects', async () => {
+    const { root: ROOT, gw, sub } = await setup();
+    const offline = sub.nextNew((m) => m.topic === `${ROOT}/status`, 15_000, 'offline');
+    await gw.dispose();
+    const message = await offline;
+    expect(message).toMatchObject({ payload: 'offline', retain: true });
+  });
+});
+
 describe('configuration', () => {
   it('is off while mqtt.url is unset, and the health answer says so', async () => {
     const gw = await startTestGateway({});
