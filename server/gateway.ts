@@ -27,6 +27,7 @@ import type { HubOptions, RealtimeHub } from './realtime/hub.ts';
 import { createSensorsFeature } from './sensors/feature.ts';
 import type { SamplingLoop } from './sensors/sampling-loop.ts';
 import { createSettingsFeature } from './settings/feature.ts';
+import { createUsersFeature } from './users/feature.ts';
 import { SettingsService } from './settings/settings-service.ts';
 
 export { DEMO_ACCOUNT } from './auth/feature.ts';
@@ -76,6 +77,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
 
   const auth = createAuthFeature(ctx);
   const settings = createSettingsFeature(ctx);
+  const usersFeature = createUsersFeature(ctx, { auth });
   const realtime = createRealtimeFeature(ctx, { auth, hubOptions: options.hubOptions });
   const devices = createDevicesFeature(ctx, { hub: realtime.hub });
   const alerts = createAlertsFeature(ctx);
@@ -85,7 +87,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const health = createHealthFeature(ctx, { sampler: sensors.sampler });
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
   // consumer of its ticks is listening.
-  const features: Feature[] = [auth, settings, realtime, health, devices, alerts, lifecycle, analytics, sensors];
+  const features: Feature[] = [auth, usersFeature, settings, realtime, health, devices, alerts, lifecycle, analytics, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   const app = await buildHttpApp(ctx, { features, authenticate: auth.authenticate, webRoot });

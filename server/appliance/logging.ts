@@ -13,6 +13,9 @@ export const REDACT_PATHS = [
   'headers.authorization',
   'smtp.pass',
   'config.smtp.pass',
+  'mqtt.password',
+  'config.mqtt.password',
+  'req.body',
   ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
 ];
 

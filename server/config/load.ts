@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import Value from 'typebox/value';
-import { ConfigSchema, type Config } from './schema.ts';
+import { ConfigSchema, wiredTypeOf, type Config, type WiredOutput } from './schema.ts';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -24,8 +24,9 @@ const ENV_KEYS: Array<{ env: string; key: keyof Config; parse: (raw: string) => 
   },
 ];
 
-export interface ResolvedConfig extends Config {
+export interface ResolvedConfig extends Omit<Config, 'outputs'> {
   demo: boolean;
+  outputs: WiredOutput[];
 }
 
 /**
@@ -45,7 +46,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
         fromFile = parsed as Record<string, unknown>;
       }
     } catch (err) {
-      problems.push(`GREENHOUSE_CONFIG (${file}): cannot read it as JSON: ${(err as Error).message}`);
+      // V8's JSON.parse message quotes the text around the error, which may be a password.
+      problems.push(`GREENHOUSE_CONFIG (${file}): cannot read it as JSON${positionOf(err)}`);
     }
   }
   const raw: Record<string, unknown> = { ...fromFile };
@@ -62,14 +64,29 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   problems.push(...checkWiring(withDefaults));
   if (problems.length > 0) throw new ConfigError(problems);
 
-  return { ...withDefaults, demo: withDefaults.demo ?? withDefaults.hardware === 'simulator' };
+  // Every output carries its wired type from here on: binding and safety read only that.
+  const outputs: WiredOutput[] = withDefaults.outputs.map((output) => ({ ...output, type: wiredTypeOf(output)! }));
+  return { ...withDefaults, outputs, demo: withDefaults.demo ?? withDefaults.hardware === 'simulator' };
 }
+
+/** Keys whose values are never printed, at any depth (SMTP and MQTT passwords, tokens). */
+const SECRET_KEY = /^(pass|password|secret|token|jwtSecret)$/i;
 
 function describe(instancePath: string, message: string, config: unknown): string {
   const key = instancePath.replace(/^\//, '').replaceAll('/', '.') || '(root)';
   const envName = ENV_KEYS.find((e) => e.key === key)?.env;
-  const actual = JSON.stringify(Value.Pointer.Get(config, instancePath));
+  const last = key.split('.').at(-1) ?? '';
+  const actual = SECRET_KEY.test(last) ? '[redacted]' : JSON.stringify(Value.Pointer.Get(config, instancePath), redactSecrets);
   return `${key}${envName ? ` (${envName})` : ''}: ${message}, got ${actual}`;
+}
+
+function redactSecrets(key: string, value: unknown): unknown {
+  return SECRET_KEY.test(key) && value !== undefined ? '[redacted]' : value;
+}
+
+function positionOf(err: unknown): string {
+  const match = /position (\d+)/.exec((err as Error).message ?? '');
+  return match ? ` (syntax error at character ${match[1]})` : ' (syntax error)';
 }
 
 /** Cross-field checks the schema cannot express: unique output ids, device ids and pins. */
@@ -89,6 +106,14 @@ function checkWiring(config: Config): string[] {
     check(seen.pin, output.pin, 'pin');
     if (output.device && (output.device.deviceType === 'SERVO') !== (output.kind === 'servo')) {
       problems.push(`outputs.${i}.device.deviceType: a SERVO device needs kind "servo" and other devices kind "relay"`);
+    }
+    const wired = wiredTypeOf(output);
+    if (wired === null) {
+      problems.push(`outputs.${i}.type: required for a relay without a device (the kind of device it drives, e.g. "FAN")`);
+    } else if (output.device && output.device.deviceType !== wired) {
+      problems.push(`outputs.${i}.device.deviceType: ${JSON.stringify(output.device.deviceType)} differs from the output's type ${JSON.stringify(wired)}`);
+    } else if ((wired === 'SERVO') !== (output.kind === 'servo')) {
+      problems.push(`outputs.${i}.type: a SERVO needs kind "servo" and other types kind "relay"`);
     }
   });
   return problems;
