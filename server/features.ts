@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 
 /**
  * A part of the gateway (auth, settings, sensors, devices, alerts, ...), built by `createXFeature(ctx)`
@@ -19,4 +20,29 @@ export interface Feature {
   registerRootRoutes?(app: FastifyInstance): Promise<void>;
   start?(): void | Promise<void>;
   stop?(): void | Promise<void>;
+}
+
+/** Starts features in order, each on its own (see `runIsolated`). */
+export async function startFeatures(features: readonly Feature[], logger: Logger): Promise<void> {
+  for (const feature of features) await runIsolated(feature, 'start', logger);
+}
+
+/** Stops features in reverse order, each on its own, every one waiting for its work in flight. */
+export async function stopFeatures(features: readonly Feature[], logger: Logger): Promise<void> {
+  for (const feature of [...features].reverse()) await runIsolated(feature, 'stop', logger);
+}
+
+/**
+ * Zigbee2MQTT's way: a feature that throws is logged with its name and the others still start or
+ * stop, so one broken part cannot keep the sampler from running or the outputs from going safe.
+ */
+async function runIsolated(feature: Feature, step: 'start' | 'stop', logger: Logger): Promise<void> {
+  const run = feature[step];
+  if (!run) return;
+  try {
+    await run.call(feature);
+    logger.info({ featureName: feature.name }, `${feature.name} ${step === 'start' ? 'started' : 'stopped'}`);
+  } catch (err) {
+    logger.error({ err, featureName: feature.name }, `${feature.name} failed to ${step}`);
+  }
 }

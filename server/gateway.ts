@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { ScaledClock, SystemClock, type Clock } from '../drivers/clock.ts';
 import { createHardware, type Hardware } from '../drivers/index.ts';
 import { buildHttpApp } from './app.ts';
 import { createHealthFeature } from './appliance/health-feature.ts';
+import { packageRoot } from './package-root.ts';
 import { createAlertsFeature } from './alerts/feature.ts';
 import { createAnalyticsFeature } from './analytics/feature.ts';
 import { createAuthFeature } from './auth/feature.ts';
@@ -18,7 +18,7 @@ import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import type { ControlService } from './devices/control-service.ts';
 import { createDevicesFeature } from './devices/feature.ts';
 import { EventBus } from './events/bus.ts';
-import type { Feature } from './features.ts';
+import { startFeatures, stopFeatures, type Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
 import type { DataLifecycle } from './lifecycle/data-lifecycle.ts';
 import { createLifecycleFeature } from './lifecycle/feature.ts';
@@ -64,7 +64,7 @@ export interface Gateway extends AppContext {
   stop(): Promise<void>;
 }
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const REPO_ROOT = packageRoot(import.meta.url);
 export const DEFAULT_WEB_ROOT = join(REPO_ROOT, 'web', 'dist');
 
 /**
@@ -104,7 +104,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     sampler: sensors.sampler,
     url: '',
     async start() {
-      for (const feature of features) await runLogged(log, feature, 'start');
+      await startFeatures(features, log);
       await app.listen({ port: ctx.config.port, host: ctx.config.host });
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : ctx.config.port;
@@ -112,7 +112,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       gateway.url = `http://${host}:${port}`;
     },
     async stop() {
-      for (const feature of [...features].reverse()) await runLogged(log, feature, 'stop');
+      await stopFeatures(features, log);
       // Outputs safe first: a slow HTTP close must not leave a pump running.
       await ctx.hardware.safeState();
       await app.close();
@@ -121,22 +121,6 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     },
   };
   return gateway;
-}
-
-/**
- * Starts or stops one feature on its own (Zigbee2MQTT's way): a feature that throws is logged with its
- * name and the others still start or stop, so one broken part cannot keep the sampler or the safe
- * state from running.
- */
-async function runLogged(log: Logger, feature: Feature, step: 'start' | 'stop'): Promise<void> {
-  const run = feature[step];
-  if (!run) return;
-  try {
-    await run.call(feature);
-    log.debug({ featureName: feature.name }, `${feature.name} ${step === 'start' ? 'started' : 'stopped'}`);
-  } catch (err) {
-    log.error({ err, featureName: feature.name }, `${feature.name} failed to ${step}`);
-  }
 }
 
 /** Builds what every feature is made from, outputs safe before anything else. */

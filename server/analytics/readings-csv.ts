@@ -1,76 +1,56 @@
 import { Readable } from 'node:stream';
-import Database from 'better-sqlite3';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../db/worker.ts';
 
-export const CSV_COLUMNS = ['timestamp', 'sensorType', 'temperature', 'humidity', 'lightIntensity', 'soilMoisture', 'waterLevel'] as const;
+export { CSV_COLUMNS, csvLine } from './csv-format.ts';
 
-/** Rows per `read()` call are bounded by bytes, not count: a chunk stays near the stream's buffer size. */
-const CHUNK_BYTES = 64 * 1024;
-
-type Row = [takenAt: number, sensorType: string, ...values: Array<number | null>];
-
-const cell = (value: number | null) => (value === null ? '' : String(value));
-
-export function csvLine(row: Row): string {
-  const [takenAt, sensorType, ...values] = row;
-  return `${new Date(takenAt).toISOString()},${sensorType},${values.map(cell).join(',')}\n`;
-}
+type WorkerAnswer = { chunk: string; done: boolean } | { error: string };
 
 /**
- * The readings of one greenhouse in [fromMs, toMs] as CSV, produced as the consumer reads: rows come
- * from a better-sqlite3 iterator one chunk per `read()`, so a week of 1 Hz data is never in memory at
- * once and a slow client simply pauses the query.
- *
- * It reads through its own read-only connection: a better-sqlite3 connection with an open iterator
- * cannot run any other statement, and the sampler must keep writing while a download is in progress
- * (WAL lets the reader see a consistent snapshot while writers go on).
+ * The readings of one greenhouse in [fromMs, toMs] as CSV, produced as the consumer reads. The raw rows
+ * are read and formatted on a worker thread (csv-worker.ts) through its own read-only connection: a
+ * week of 1 Hz data is 2.4 M rows, seconds of work that must not hold the event loop the sampler, the
+ * rules and the safety timers run on. One chunk is asked for per `read()`, so a week is never in memory
+ * at once and a slow client simply pauses the query; WAL lets the worker read a consistent snapshot
+ * while the sampler keeps writing.
  */
 export function readingsCsvStream(dbPath: string, greenhouseId: string, fromMs: number, toMs: number): Readable {
-  let connection: Database.Database | null = null;
-  let rows: IterableIterator<Row> | null = null;
-  let headerSent = false;
+  let worker: Worker | null = null;
+  let finished = false;
 
-  const close = () => {
-    rows?.return?.();
-    rows = null;
-    if (connection?.open) connection.close();
-    connection = null;
+  const stop = () => {
+    const running = worker;
+    worker = null;
+    void running?.terminate();
   };
 
-  return new Readable({
-    highWaterMark: CHUNK_BYTES,
+  const stream = new Readable({
     read() {
-      try {
-        if (!rows) {
-          connection = new Database(dbPath, { readonly: true, fileMustExist: true });
-          rows = connection
-            .prepare(
-              `SELECT taken_at, sensor_type, temperature_c, humidity_pct, light_lux, soil_moisture_pct, water_level_cm
-               FROM readings WHERE greenhouse_id = ? AND taken_at >= ? AND taken_at <= ?
-               ORDER BY taken_at, id`,
-            )
-            .raw()
-            .iterate(greenhouseId, fromMs, toMs) as IterableIterator<Row>;
-        }
-        let chunk = headerSent ? '' : `${CSV_COLUMNS.join(',')}\n`;
-        headerSent = true;
-        while (chunk.length < CHUNK_BYTES) {
-          const next = rows.next();
-          if (next.done) {
-            close();
-            if (chunk) this.push(chunk);
-            this.push(null);
+      if (!worker) {
+        worker = startModuleWorker(import.meta.url, 'csv-worker', { dbPath, greenhouseId, fromMs, toMs });
+        worker.on('message', (answer: WorkerAnswer) => {
+          if ('error' in answer) {
+            stream.destroy(new Error(`CSV export failed: ${answer.error}`));
             return;
           }
-          chunk += csvLine(next.value);
-        }
-        this.push(chunk);
-      } catch (err) {
-        this.destroy(err as Error);
+          if (answer.chunk) stream.push(answer.chunk);
+          if (answer.done) {
+            finished = true;
+            stop();
+            stream.push(null);
+          }
+        });
+        worker.on('error', (err) => stream.destroy(err));
+        worker.on('exit', (code) => {
+          if (!finished && !stream.destroyed) stream.destroy(new Error(`CSV export worker exited with code ${code}`));
+        });
       }
+      worker.postMessage('more');
     },
     destroy(err, callback) {
-      close();
+      stop();
       callback(err);
     },
   });
+  return stream;
 }

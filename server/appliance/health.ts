@@ -35,6 +35,8 @@ export interface HealthSources {
   /** Epoch ms (gateway clock) of a sensor's last good sample, or null: the sampler's lastSampleAt. */
   lastSampleAt?: (sensorType: SensorType) => number | null;
   driverStatus?: () => DriverStatusView[];
+  /** False when the sampler's last tick got an answer from no sensor at all. */
+  samplerHealthy?: () => boolean;
   /** Reads the SoC temperature in °C, or null where there is none. */
   cpuTemperatureC: () => Promise<number | null>;
   version: string;
@@ -50,10 +52,13 @@ export function healthStatus(input: {
   sensorAgesSeconds: Record<string, number | null>;
   drivers: DriverStatusView[];
   uptimeSeconds: number;
+  /** False: every sensor failed in the last tick (degraded at once, not only once readings go stale). */
+  samplerHealthy?: boolean;
 }): Health['status'] {
   const staleSeconds = STALE_AFTER_MS / 1000;
   if (!input.databaseOk) return 'degraded';
   if (input.drivers.some((driver) => !driver.available)) return 'degraded';
+  if (input.samplerHealthy === false) return 'degraded';
   for (const age of Object.values(input.sensorAgesSeconds)) {
     if (age === null ? input.uptimeSeconds > staleSeconds : age > staleSeconds) return 'degraded';
   }
@@ -76,7 +81,7 @@ export async function collectHealth(sources: HealthSources): Promise<Health> {
   }
   const drivers = sources.driverStatus?.() ?? [];
   return {
-    status: healthStatus({ databaseOk: database.ok, sensorAgesSeconds: sensors, drivers, uptimeSeconds }),
+    status: healthStatus({ databaseOk: database.ok, sensorAgesSeconds: sensors, drivers, uptimeSeconds, samplerHealthy: sources.samplerHealthy?.() }),
     uptimeSeconds,
     database,
     sensors,

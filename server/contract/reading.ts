@@ -21,6 +21,16 @@ export const SENSOR_UNITS = {
 } as const;
 export type SensorField = keyof typeof SENSOR_UNITS;
 
+/** One number per measured field (absent when the sensor does not measure it). */
+export const FieldValues = Type.Object({
+  temperature: Type.Optional(Type.Number()),
+  humidity: Type.Optional(Type.Number()),
+  lightIntensity: Type.Optional(Type.Number()),
+  soilMoisture: Type.Optional(Type.Number()),
+  waterLevel: Type.Optional(Type.Number()),
+});
+export type FieldValues = Static<typeof FieldValues>;
+
 /** Any field may be missing (spec section 3): a field is absent when that sensor does not measure it. */
 export const Reading = Type.Object({
   _id: Type.String(),
@@ -38,6 +48,10 @@ export const Reading = Type.Object({
   /** Historical answers only: this point averages the bucket [timestamp, timestamp + bucketMs). A missing
    * bucket between two points is a gap in the data, which the chart must not bridge. */
   bucketMs: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** Historical answers only: the lowest and highest value of each field within the bucket, so a chart
+   * can draw the band around the mean and a spike averaged away stays visible. */
+  min: Type.Optional(FieldValues),
+  max: Type.Optional(FieldValues),
 });
 export type Reading = Static<typeof Reading>;
 
@@ -59,7 +73,8 @@ export type SensorStatus = Static<typeof SensorStatus>;
 /** A reading is stale, and its sensor in 'warning', after 5 minutes (spec section 9). */
 export const STALE_AFTER_MS = 5 * 60 * 1000;
 
-export const HISTORY_RANGES_HOURS = [1, 6, 24, 72, 168] as const;
+/** The specification's five ranges, then 30 days and a year (served from the hourly rollups). */
+export const HISTORY_RANGES_HOURS = [1, 6, 24, 72, 168, 720, 8760] as const;
 
 export const SensorStats = Type.Object({
   _id: SensorType,

@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { ensureIncrementalAutoVacuum, type AutoVacuumOutcome } from './auto-vacuum.ts';
 import * as schema from './schema.ts';
 
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -13,6 +14,8 @@ export interface OpenedDatabase {
   /** The raw connection, for pragmas, backups and hand-tuned statements. */
   sqlite: Database.Database;
   path: string;
+  /** Whether freed pages can be reclaimed a slice at a time (server/db/auto-vacuum.ts). */
+  autoVacuum: AutoVacuumOutcome;
   close(): void;
 }
 
@@ -27,7 +30,10 @@ export const DATABASE_FILE = 'greenhouse.db';
 export function openDatabase(dataDir: string): OpenedDatabase {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, DATABASE_FILE);
+  const fileBytes = existsSync(path) ? statSync(path).size : 0;
   const sqlite = new Database(path);
+  // First: SQLite takes auto_vacuum only before any table exists (or through a VACUUM).
+  const autoVacuum = ensureIncrementalAutoVacuum(sqlite, fileBytes);
   sqlite.pragma('journal_mode = WAL');
   // better-sqlite3 leaves WAL at synchronous=NORMAL, which can lose the last commits on a power cut.
   // Our write rate is a few transactions a second, so full durability costs nothing (design.md).
@@ -40,6 +46,7 @@ export function openDatabase(dataDir: string): OpenedDatabase {
     db,
     sqlite,
     path,
+    autoVacuum,
     close: () => {
       if (sqlite.open) sqlite.close();
     },

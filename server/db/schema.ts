@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 // Every timestamp is epoch milliseconds in an integer column (`*_at`), turned into ISO-8601 on the wire.
 const timestampMs = (name: string) => integer(name, { mode: 'timestamp_ms' });
@@ -45,6 +45,51 @@ export const readings = sqliteTable(
     index('readings_taken_at_idx').on(t.takenAt),
   ],
 );
+
+/** The fields a reading may carry, as columns; every rollup keeps count, sum, min and max of each. */
+export const READING_FIELD_COLUMNS = ['temperature_c', 'humidity_pct', 'light_lux', 'soil_moisture_pct', 'water_level_cm'] as const;
+
+/** count (of non-null values), sum, min and max of one field over a rollup bucket. */
+const fieldAggregates = (column: (typeof READING_FIELD_COLUMNS)[number]) => ({
+  [`${column}_n`]: integer(`${column}_n`).notNull(),
+  [`${column}_sum`]: real(`${column}_sum`).notNull(),
+  [`${column}_min`]: real(`${column}_min`),
+  [`${column}_max`]: real(`${column}_max`),
+});
+
+/**
+ * Aggregates of `readings` per sensor and time bucket at a few resolutions (1 min, 5 min, 1 h; see
+ * server/history/rollup-levels.ts), maintained in the same transaction as each tick's insert and kept
+ * long after the raw rows are pruned. A mean is sum / n, so buckets merge exactly.
+ */
+export const readingRollups = sqliteTable(
+  'reading_rollups',
+  {
+    resolutionMs: integer('resolution_ms').notNull(),
+    /** Start of the bucket, epoch ms, a multiple of resolution_ms. */
+    bucketAt: integer('bucket_at').notNull(),
+    greenhouseId: text('greenhouse_id').notNull(),
+    sensorType: text('sensor_type', { enum: ['DHT11', 'LDR', 'SOIL_MOISTURE', 'WATER_LEVEL'] }).notNull(),
+    /** Readings rows folded into the bucket. */
+    n: integer('n').notNull(),
+    ...fieldAggregates('temperature_c'),
+    ...fieldAggregates('humidity_pct'),
+    ...fieldAggregates('light_lux'),
+    ...fieldAggregates('soil_moisture_pct'),
+    ...fieldAggregates('water_level_cm'),
+  },
+  // Every query is one resolution and a range of buckets; pruning is a range too.
+  (t) => [primaryKey({ columns: [t.resolutionMs, t.bucketAt, t.greenhouseId, t.sensorType] })],
+);
+
+/**
+ * How far the rollups have folded `readings`: every row with id <= foldedThroughId is in them and no
+ * row above it is. One row (id 1); absent means nothing folded yet (a new or restored database).
+ */
+export const rollupWatermark = sqliteTable('rollup_watermark', {
+  id: integer('id').primaryKey(),
+  foldedThroughId: integer('folded_through_id').notNull(),
+});
 
 export const devices = sqliteTable(
   'devices',

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { startModuleWorker } from '../db/worker.ts';
 
 export const BACKUPS_DIR = 'backups';
 export const BACKUPS_KEPT = 7;
@@ -45,26 +45,23 @@ function fsyncPath(path: string, flags: string): void {
 }
 
 /**
- * Copies the live database with SQLite's online backup API (consistent while the sampler keeps
- * writing; better-sqlite3 copies in steps and yields between them) into a temporary name, flushes it,
- * and only then renames it into place. Then keeps the newest `keep` backups.
+ * Copies the live database into a temporary name on a worker thread (backup-worker.ts: its own
+ * read-only connection, `VACUUM INTO`, one consistent snapshot while the sampler keeps writing through
+ * WAL), and only then renames it into place. Then keeps the newest `keep` backups.
+ *
+ * Why not the online backup API: from a second connection it restarts from the first page whenever
+ * another connection writes, which the sampler does every few seconds, so a large database might never
+ * finish; from the main connection it would run on the event loop. VACUUM INTO reads one snapshot and
+ * also leaves the copy compact.
  */
-export async function writeBackup(sqlite: Database.Database, dataDir: string, atMs: number, keep = BACKUPS_KEPT): Promise<string> {
+export async function writeBackup(dbPath: string, dataDir: string, atMs: number, keep = BACKUPS_KEPT): Promise<string> {
   const dir = join(dataDir, BACKUPS_DIR);
   mkdirSync(dir, { recursive: true });
   const finalPath = join(dir, backupFileName(atMs));
   const partialPath = finalPath + PARTIAL_SUFFIX;
   rmSync(partialPath, { force: true });
   try {
-    await sqlite.backup(partialPath);
-    // The copy inherits WAL mode; a backup should be one self-contained file that opens anywhere.
-    const copy = new Database(partialPath);
-    try {
-      copy.pragma('journal_mode = DELETE');
-    } finally {
-      copy.close();
-    }
-    fsyncPath(partialPath, 'r+');
+    await runBackupWorker(dbPath, partialPath);
     renameSync(partialPath, finalPath);
     // The rename itself must reach the disk, or a power cut can bring back the old directory entry.
     fsyncPath(dir, 'r');
@@ -74,6 +71,25 @@ export async function writeBackup(sqlite: Database.Database, dataDir: string, at
   }
   pruneBackups(dir, keep);
   return finalPath;
+}
+
+function runBackupWorker(dbPath: string, partialPath: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = startModuleWorker(import.meta.url, 'backup-worker', { dbPath, partialPath });
+    let answered = false;
+    worker.once('message', (message: { ok?: true; error?: string }) => {
+      answered = true;
+      if (message.ok) resolve();
+      else reject(new Error(`backup failed: ${message.error}`));
+    });
+    worker.once('error', (err) => {
+      answered = true;
+      reject(err);
+    });
+    worker.once('exit', (code) => {
+      if (!answered) reject(new Error(`backup worker exited with code ${code}`));
+    });
+  });
 }
 
 /** Deletes all but the newest `keep` backups, and leftovers of interrupted ones. */

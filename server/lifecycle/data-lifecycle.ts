@@ -3,10 +3,14 @@ import type { Logger } from 'pino';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Clock, TimerHandle } from '../../drivers/clock.ts';
+import { AUTO_VACUUM } from '../db/auto-vacuum.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import { BACKUPS_DIR, backupTimeMs, listBackups, pruneBackups, writeBackup } from './backup.ts';
-import { pruneOlderThan, retentionCutoffMs, type PruneResult } from './retention.ts';
+import { foldAllPending } from '../history/rollup-catch-up.ts';
+import { RollupWriter } from '../history/rollup-writer.ts';
+import { pruneOlderThan, pruneRollups, retentionCutoffMs, type PruneResult } from './retention.ts';
+import { reclaimFreePages } from './vacuum.ts';
 
 export const LIFECYCLE_TICK_MS = 60 * 60_000;
 export const BACKUP_EVERY_MS = 24 * 60 * 60_000;
@@ -24,7 +28,8 @@ export interface DataLifecycleDeps {
 
 /**
  * Keeps the SQLite file bounded and recoverable: hourly retention pruning (and at once when the
- * retention setting changes) and, when `autoBackup` is on, an online backup once a day.
+ * retention setting changes) of raw rows and, on their own longer horizons, of rollups, then an
+ * incremental vacuum; and, when `autoBackup` is on, a backup once a day.
  * Runs one job at a time; a request during a run is queued behind it.
  */
 export class DataLifecycle {
@@ -34,7 +39,11 @@ export class DataLifecycle {
   #stopped = true;
   #lastBackupMs: number | null = null;
 
-  constructor(private readonly deps: DataLifecycleDeps) {}
+  readonly #rollups: RollupWriter;
+
+  constructor(private readonly deps: DataLifecycleDeps) {
+    this.#rollups = new RollupWriter(deps.sqlite);
+  }
 
   get backupsDir(): string {
     return join(this.deps.dataDir, BACKUPS_DIR);
@@ -46,6 +55,9 @@ export class DataLifecycle {
     pruneBackups(dir); // leftovers of a backup interrupted by a crash
     const newest = listBackups(dir).at(-1);
     this.#lastBackupMs = newest ? backupTimeMs(newest) : null;
+    if (this.deps.sqlite.pragma('auto_vacuum', { simple: true }) !== AUTO_VACUUM.incremental) {
+      this.deps.logger.info({}, 'database is not in incremental auto-vacuum mode (too large to convert at start): pruned space is reused, not returned; see docs/storage.md');
+    }
     this.#unsubscribe = this.deps.bus.on('settingsChanged', 'lifecycle', ({ settings, previous }) => {
       const now = settings.systemSettings;
       const before = previous.systemSettings;
@@ -74,11 +86,15 @@ export class DataLifecycle {
   pruneNow(): Promise<PruneResult | null> {
     return this.#enqueue(async () => {
       if (this.#stopped) return null;
+      const { sqlite, clock } = this.deps;
+      const shouldStop = () => this.#stopped;
       const days = this.deps.settings.get().systemSettings.dataRetentionDays;
-      const result = await pruneOlderThan(this.deps.sqlite, retentionCutoffMs(this.deps.clock.now(), days), {
-        shouldStop: () => this.#stopped,
-      });
-      const total = Object.values(result.deleted).reduce((a, b) => a + b, 0);
+      // Raw rows the rollups have not seen yet (a restored database) are folded before they go.
+      await foldAllPending(this.#rollups, shouldStop);
+      const result: PruneResult = await pruneOlderThan(sqlite, retentionCutoffMs(clock.now(), days), { shouldStop });
+      result.rollupsDeleted = await pruneRollups(sqlite, clock.now(), { shouldStop });
+      result.reclaimedPages = await reclaimFreePages(sqlite, { shouldStop });
+      const total = [...Object.values(result.deleted), ...Object.values(result.rollupsDeleted)].reduce((a, b) => a + b, 0);
       if (total > 0) this.deps.logger.info({ ...result, retentionDays: days }, 'retention pruned old rows');
       return result;
     });
@@ -89,7 +105,7 @@ export class DataLifecycle {
     return this.#enqueue(async () => {
       if (this.#stopped) return null;
       const atMs = this.deps.clock.now();
-      const path = await writeBackup(this.deps.sqlite, this.deps.dataDir, atMs);
+      const path = await writeBackup(this.deps.sqlite.name, this.deps.dataDir, atMs);
       this.#lastBackupMs = atMs;
       this.deps.logger.info({ path }, 'backup written');
       return path;

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { ROLLUP_KEEP_DAYS, ROLLUP_RESOLUTIONS_MS } from '../history/rollup-levels.ts';
 
 /**
  * What retention prunes, and by which timestamp (epoch ms). Decision (design.md leaves it open):
@@ -16,6 +17,10 @@ export const PRUNE_BATCH_ROWS = 500;
 export interface PruneResult {
   cutoffMs: number;
   deleted: Record<string, number>;
+  /** Rollup buckets past their own, much longer, horizon; per resolution ('1min', '5min', '60min'). */
+  rollupsDeleted?: Record<string, number>;
+  /** Pages given back to the file system afterwards (incremental vacuum). */
+  reclaimedPages?: number;
 }
 
 /** Lets queued I/O (a sampling tick's insert, HTTP requests) run between two batches. */
@@ -49,4 +54,34 @@ export async function pruneOlderThan(
     }
   }
   return { cutoffMs, deleted };
+}
+
+/**
+ * Deletes rollup buckets older than their level's horizon (ROLLUP_KEEP_DAYS: days for the fine levels,
+ * years for the hourly one), whatever `dataRetentionDays` says: history outlives raw rows. Batched like
+ * the raw pruning. Returns the rows deleted per resolution.
+ */
+export async function pruneRollups(
+  sqlite: Database.Database,
+  nowMs: number,
+  options: { batchRows?: number; shouldStop?: () => boolean } = {},
+): Promise<Record<string, number>> {
+  const batchRows = options.batchRows ?? PRUNE_BATCH_ROWS;
+  const statement = sqlite.prepare(
+    `DELETE FROM reading_rollups WHERE rowid IN (SELECT rowid FROM reading_rollups WHERE resolution_ms = ? AND bucket_at < ? LIMIT ?)`,
+  );
+  const deleted: Record<string, number> = {};
+  for (const resolutionMs of ROLLUP_RESOLUTIONS_MS) {
+    const cutoffMs = retentionCutoffMs(nowMs, ROLLUP_KEEP_DAYS[resolutionMs]!);
+    const key = `${resolutionMs / 60_000}min`;
+    deleted[key] = 0;
+    for (;;) {
+      if (options.shouldStop?.() || !sqlite.open) return deleted;
+      const { changes } = statement.run(resolutionMs, cutoffMs, batchRows);
+      deleted[key] += changes;
+      if (changes < batchRows) break;
+      await yieldToEventLoop();
+    }
+  }
+  return deleted;
 }

@@ -152,6 +152,7 @@ export class RealtimeHub {
     for (const timer of client.timers) clearTimeout(timer);
     client.timers = [];
     // A socket does not outlive its token (its expiry, or the end of its session, whichever is first).
+    // Tokens are stamped in wall-clock time, so this is too.
     const untilExpiryMs = Math.max(0, session.expiresAtMs - Date.now());
     const expiryTimer = setTimeout(
       () => this.#close(client, WS_CLOSE_UNAUTHORIZED, 'Token expired'),

@@ -1,5 +1,5 @@
 import { toIso } from '../db/open.ts';
-import type { Reading, SensorType } from '../contract/reading.ts';
+import type { Reading, SensorField, SensorType } from '../contract/reading.ts';
 
 /** A `readings` row as better-sqlite3 returns it (snake_case columns). */
 export interface ReadingRow {
@@ -13,6 +13,15 @@ export interface ReadingRow {
   soil_moisture_pct: number | null;
   water_level_cm: number | null;
 }
+
+/** The wire name of each field column. */
+export const FIELD_OF_COLUMN = {
+  temperature_c: 'temperature',
+  humidity_pct: 'humidity',
+  light_lux: 'lightIntensity',
+  soil_moisture_pct: 'soilMoisture',
+  water_level_cm: 'waterLevel',
+} as const satisfies Record<string, SensorField>;
 
 /** The main value and unit per sensor type (DHT11's main value is its temperature). */
 const MAIN_FIELD: Record<SensorType, { column: keyof ReadingRow; unit: string }> = {

@@ -1,7 +1,12 @@
 import type Database from 'better-sqlite3';
-import type { HourlyBucket, Reading, SensorStats, SensorType } from '../contract/reading.ts';
+import type { FieldValues, HourlyBucket, Reading, SensorStats, SensorType } from '../contract/reading.ts';
 import { SENSOR_TYPES } from '../contract/reading.ts';
-import { readingFromRow, type ReadingRow } from './reading-row.ts';
+import { OPEN_END_MS } from '../history/history-plan.ts';
+import { HistoryQueries, meanOf, type AggregateQuery, type AggregateRow } from '../history/history-queries.ts';
+import { INLINE_FOLD_MAX_ROWS } from '../history/rollup-catch-up.ts';
+import { FIELD_COLUMNS, HOUR_MS, type FieldColumn } from '../history/rollup-levels.ts';
+import { RollupWriter } from '../history/rollup-writer.ts';
+import { FIELD_OF_COLUMN, readingFromRow, type ReadingRow } from './reading-row.ts';
 
 /** One sensor's values from one tick, stamped with the clock at read time. */
 export interface NewReading {
@@ -14,12 +19,12 @@ export interface NewReading {
   waterLevelCm?: number | null;
 }
 
-const HOUR_MS = 3_600_000;
-
 /**
  * Width of the time buckets the history is averaged into, per range of the dashboard. Each range gives at
  * most ~1,000 points per series (168 h / 10 min = 1,008), whatever the sampling interval, so a phone can
- * draw a week without choking. At the default 5 s interval the 1 h range is effectively raw data.
+ * draw a week without choking. At the default 5 s interval the 1 h range is effectively raw data. From
+ * 24 h on, each width is a whole number of rollup buckets (1 min, 5 min, 1 h), so the range is read
+ * from the rollups.
  */
 export const HISTORY_BUCKET_MS: Record<number, number> = {
   1: 5_000,
@@ -27,6 +32,8 @@ export const HISTORY_BUCKET_MS: Record<number, number> = {
   24: 120_000,
   72: 300_000,
   168: 600_000,
+  720: 3_600_000,
+  8760: 12 * 3_600_000,
 };
 
 /** Any other range (never from the routes, which allow only the five): ~1,000 buckets, at least 1 s. */
@@ -37,28 +44,43 @@ export function bucketMsFor(hours: number): number {
 const round = (value: number | null, digits: number) =>
   value === null ? null : Math.round(value * 10 ** digits) / 10 ** digits;
 
+export interface ReadingsRepoOptions {
+  /**
+   * Maintain the rollups on every tick and read history from them (the default). Off, history scans
+   * raw rows: the baseline the benches measure against.
+   */
+  rollups?: boolean;
+  /** Told when a tick finds more unfolded rows than it folds by itself (start a catch-up). */
+  onRollupBacklog?: () => void;
+}
+
 /**
- * The `readings` table, with hand-prepared statements: the sampler writes every few seconds and the
- * history queries aggregate in SQL, so both stay on better-sqlite3's fast path instead of the ORM.
+ * The `readings` table and its rollups, with hand-prepared statements: the sampler writes every few
+ * seconds and history is aggregated in SQL, so both stay on better-sqlite3's fast path.
  */
 export class ReadingsRepo {
   readonly #insert: Database.Statement;
   readonly #insertTick: (greenhouseId: string, rows: readonly NewReading[]) => number[];
   readonly #latest: Database.Statement;
   readonly #lastTakenAt: Database.Statement;
-  readonly #history: Database.Statement;
-  readonly #historyOfType: Database.Statement;
-  readonly #stats: Database.Statement;
-  readonly #hourly: Database.Statement;
+  readonly #rollups: RollupWriter | null;
+  readonly #queries: HistoryQueries;
 
-  constructor(private readonly sqlite: Database.Database) {
+  constructor(
+    private readonly sqlite: Database.Database,
+    private readonly options: ReadingsRepoOptions = {},
+  ) {
+    const useRollups = options.rollups ?? true;
+    this.#rollups = useRollups ? new RollupWriter(sqlite) : null;
+    this.#queries = new HistoryQueries(sqlite, { rollups: useRollups });
     this.#insert = sqlite.prepare(
       `INSERT INTO readings (greenhouse_id, sensor_type, taken_at, temperature_c, humidity_pct, light_lux, soil_moisture_pct, water_level_cm)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    // One transaction per tick: one fsync instead of four, and a tick is stored whole or not at all.
-    this.#insertTick = sqlite.transaction((greenhouseId: string, rows: readonly NewReading[]) =>
-      rows.map((r) =>
+    // One transaction per tick, rollups included: one fsync, and a tick is stored whole or not at all.
+    this.#insertTick = sqlite.transaction((greenhouseId: string, rows: readonly NewReading[]) => {
+      const backlogRows = this.#rollups?.pendingRows() ?? 0;
+      const ids = rows.map((r) =>
         Number(
           this.#insert.run(
             greenhouseId,
@@ -71,46 +93,24 @@ export class ReadingsRepo {
             r.waterLevelCm ?? null,
           ).lastInsertRowid,
         ),
-      ),
-    );
+      );
+      if (this.#rollups && backlogRows <= INLINE_FOLD_MAX_ROWS) this.#rollups.foldPending();
+      return ids;
+    });
     this.#latest = sqlite.prepare(
       `SELECT * FROM readings WHERE sensor_type = ? AND greenhouse_id = ? ORDER BY taken_at DESC, id DESC LIMIT 1`,
     );
     this.#lastTakenAt = sqlite.prepare(
       `SELECT max(taken_at) AS taken_at FROM readings WHERE sensor_type = ? AND greenhouse_id = ?`,
     );
-    // Downsampling: average each field over fixed time buckets (integer division: a bound JS number
-    // arrives as REAL, hence the CAST). A bucket without rows yields no row,
-    // so a gap in the data stays a gap (the client sees the missing bucket timestamps).
-    const historySql = (filter: string) =>
-      `SELECT (taken_at / CAST(:bucketMs AS INTEGER)) * CAST(:bucketMs AS INTEGER) AS bucket_at, sensor_type, count(*) AS n,
-              avg(temperature_c) AS temperature_c, avg(humidity_pct) AS humidity_pct, avg(light_lux) AS light_lux,
-              avg(soil_moisture_pct) AS soil_moisture_pct, avg(water_level_cm) AS water_level_cm
-       FROM readings
-       WHERE greenhouse_id = :greenhouseId AND taken_at >= :sinceMs AND taken_at <= :untilMs ${filter}
-       GROUP BY sensor_type, bucket_at
-       ORDER BY bucket_at, sensor_type`;
-    this.#history = sqlite.prepare(historySql(''));
-    this.#historyOfType = sqlite.prepare(historySql('AND sensor_type = :sensorType'));
-    this.#stats = sqlite.prepare(
-      `SELECT sensor_type, count(*) AS n, avg(temperature_c) AS t, avg(humidity_pct) AS h, avg(light_lux) AS l,
-              avg(soil_moisture_pct) AS s, avg(water_level_cm) AS w
-       FROM readings WHERE greenhouse_id = ? AND taken_at >= ? GROUP BY sensor_type ORDER BY sensor_type`,
-    );
-    // Grouped by hour since the epoch with integer division only (cheap), then folded into hour of day
-    // in JS: strftime(..., 'localtime') per row cost seconds on a week of 1 Hz data and blocked the sampler.
-    this.#hourly = sqlite.prepare(
-      `SELECT taken_at / 3600000 AS epoch_hour, count(*) AS n,
-              sum(temperature_c) AS t_sum, count(temperature_c) AS t_n, sum(humidity_pct) AS h_sum, count(humidity_pct) AS h_n,
-              sum(light_lux) AS l_sum, count(light_lux) AS l_n, sum(soil_moisture_pct) AS s_sum, count(soil_moisture_pct) AS s_n
-       FROM readings WHERE greenhouse_id = ? AND taken_at >= ? GROUP BY epoch_hour`,
-    );
   }
 
-  /** Stores one tick's readings in ONE transaction; returns them as the wire sees them. */
+  /** Stores one tick's readings in ONE transaction (their rollups too); returns them as the wire sees them. */
   insertTick(greenhouseId: string, rows: readonly NewReading[]): Reading[] {
     if (rows.length === 0) return [];
     const ids = this.#insertTick(greenhouseId, rows);
+    // Behind by more than a tick folds: the rows are stored, the catch-up folds them in slices.
+    if (this.#rollups && this.#rollups.pendingRows() > 0) this.options.onRollupBacklog?.();
     return rows.map((r, i) =>
       readingFromRow({
         id: ids[i]!,
@@ -124,6 +124,16 @@ export class ReadingsRepo {
         water_level_cm: r.waterLevelCm ?? null,
       }),
     );
+  }
+
+  /** Rows not yet in the rollups (0 when they are current or off). */
+  pendingRollupRows(): number {
+    return this.#rollups?.pendingRows() ?? 0;
+  }
+
+  /** Folds up to `maxRows` of the rollup backlog now; returns what is left. */
+  foldRollups(maxRows?: number): number {
+    return this.#rollups?.foldPending(maxRows) ?? 0;
   }
 
   /** The newest reading of each sensor type that has one. */
@@ -143,78 +153,96 @@ export class ReadingsRepo {
 
   /**
    * Readings of the last `hours`, time-ordered, averaged into buckets of `bucketMsFor(hours)`; each point
-   * carries `bucketMs` and its timestamp is the bucket's start, so the chart can tell gaps from data.
+   * carries `bucketMs`, its timestamp is the bucket's start (a missing bucket is a gap in the data, never
+   * bridged) and `min`/`max` of each field within the bucket.
    */
   historical(greenhouseId: string, hours: number, nowMs: number, sensorType?: SensorType): Reading[] {
     const bucketMs = bucketMsFor(hours);
-    const params = { greenhouseId, bucketMs, sinceMs: nowMs - hours * HOUR_MS, untilMs: nowMs };
-    const found = sensorType ? this.#historyOfType.all({ ...params, sensorType }) : this.#history.all(params);
-    const rows = found as Array<ReadingRow & { bucket_at: number; n: number }>;
-    return rows.map((row) => ({
-      ...readingFromRow({ ...row, id: `${row.sensor_type}-${row.bucket_at}`, greenhouse_id: greenhouseId, taken_at: row.bucket_at }),
-      bucketMs,
-    }));
+    const rows = this.#aggregate({
+      greenhouseId,
+      sensorType,
+      fromMs: nowMs - hours * HOUR_MS,
+      untilMs: nowMs + 1,
+      grouping: { by: 'bucket', bucketMs },
+    });
+    return rows.map((row) => historicalPoint(greenhouseId, row, bucketMs));
   }
 
   stats(greenhouseId: string, hours: number, nowMs: number): SensorStats[] {
-    const rows = this.#stats.all(greenhouseId, nowMs - hours * HOUR_MS) as Array<StatsRow & { sensor_type: SensorType; w: number | null }>;
+    const rows = this.#aggregate({ greenhouseId, fromMs: nowMs - hours * HOUR_MS, untilMs: OPEN_END_MS, grouping: { by: 'sensor' } });
+    const avg = (row: AggregateRow, column: FieldColumn) => round(meanOf(row.fields[column]), 2);
     return rows.map((r) => ({
-      _id: r.sensor_type,
+      _id: r.sensorType!,
       count: r.n,
-      avgTemperature: round(r.t, 2),
-      avgHumidity: round(r.h, 2),
-      avgLightIntensity: round(r.l, 2),
-      avgSoilMoisture: round(r.s, 2),
-      avgWaterLevel: round(r.w, 2),
+      avgTemperature: avg(r, 'temperature_c'),
+      avgHumidity: avg(r, 'humidity_pct'),
+      avgLightIntensity: avg(r, 'light_lux'),
+      avgSoilMoisture: avg(r, 'soil_moisture_pct'),
+      avgWaterLevel: avg(r, 'water_level_cm'),
     }));
   }
 
   /**
    * Per hour of day, 0-23, every hour present (count 0 when no readings). Hour of day is in the
    * gateway's LOCAL time zone (the Pi's /etc/localtime), DST-correct per hour: an operator reads
-   * "14:00" as the afternoon in their greenhouse, not UTC.
+   * "14:00" as the afternoon in their greenhouse, not UTC. Aggregated per hour since the epoch (hourly
+   * rollups), then folded into hour of day here.
    */
   hourly(greenhouseId: string, hours: number, nowMs: number): HourlyBucket[] {
-    const rows = this.#hourly.all(greenhouseId, nowMs - hours * HOUR_MS) as HourlySumsRow[];
-    const byHour = Array.from({ length: 24 }, () => ({ n: 0, t: [0, 0], h: [0, 0], l: [0, 0], s: [0, 0] }));
+    const rows = this.#aggregate({ greenhouseId, fromMs: nowMs - hours * HOUR_MS, untilMs: OPEN_END_MS, grouping: { by: 'epochHour' } });
+    const columns = ['temperature_c', 'humidity_pct', 'light_lux', 'soil_moisture_pct'] as const;
+    const byHour = Array.from({ length: 24 }, () => ({ n: 0, sums: columns.map(() => ({ n: 0, sum: 0, min: null, max: null })) }));
     for (const row of rows) {
-      const bucket = byHour[new Date(row.epoch_hour * HOUR_MS).getHours()]!;
+      const bucket = byHour[new Date(row.atMs!).getHours()]!;
       bucket.n += row.n;
-      for (const [key, sum, count] of [['t', row.t_sum, row.t_n], ['h', row.h_sum, row.h_n], ['l', row.l_sum, row.l_n], ['s', row.s_sum, row.s_n]] as const) {
-        bucket[key][0]! += sum ?? 0;
-        bucket[key][1]! += count;
-      }
+      columns.forEach((column, i) => {
+        bucket.sums[i]!.n += row.fields[column].n;
+        bucket.sums[i]!.sum += row.fields[column].sum;
+      });
     }
-    const mean = ([sum, count]: number[]) => (count ? sum! / count : null);
     return byHour.map((b, hour) => ({
       hour,
       count: b.n,
       // Spec section 9: temperature, humidity and soil to 1 decimal, light to 0.
-      avgTemperature: round(mean(b.t), 1),
-      avgHumidity: round(mean(b.h), 1),
-      avgLightIntensity: round(mean(b.l), 0),
-      avgSoilMoisture: round(mean(b.s), 1),
+      avgTemperature: round(meanOf(b.sums[0]!), 1),
+      avgHumidity: round(meanOf(b.sums[1]!), 1),
+      avgLightIntensity: round(meanOf(b.sums[2]!), 0),
+      avgSoilMoisture: round(meanOf(b.sums[3]!), 1),
     }));
+  }
+
+  #aggregate(query: AggregateQuery): AggregateRow[] {
+    // Whatever is not folded yet is folded first (the routes wait for a large backlog's catch-up
+    // before they get here, so this is at most a few ticks' rows).
+    this.#rollups?.foldPending();
+    return this.#queries.aggregate(query);
   }
 }
 
-interface HourlySumsRow {
-  epoch_hour: number;
-  n: number;
-  t_sum: number | null;
-  t_n: number;
-  h_sum: number | null;
-  h_n: number;
-  l_sum: number | null;
-  l_n: number;
-  s_sum: number | null;
-  s_n: number;
-}
-
-interface StatsRow {
-  n: number;
-  t: number | null;
-  h: number | null;
-  l: number | null;
-  s: number | null;
+function historicalPoint(greenhouseId: string, row: AggregateRow, bucketMs: number): Reading {
+  const mean = (column: FieldColumn) => meanOf(row.fields[column]);
+  const reading: Reading = {
+    ...readingFromRow({
+      id: `${row.sensorType}-${row.atMs}`,
+      greenhouse_id: greenhouseId,
+      sensor_type: row.sensorType!,
+      taken_at: row.atMs!,
+      temperature_c: mean('temperature_c'),
+      humidity_pct: mean('humidity_pct'),
+      light_lux: mean('light_lux'),
+      soil_moisture_pct: mean('soil_moisture_pct'),
+      water_level_cm: mean('water_level_cm'),
+    }),
+    bucketMs,
+  };
+  const min: FieldValues = {};
+  const max: FieldValues = {};
+  for (const column of FIELD_COLUMNS) {
+    const { n, min: low, max: high } = row.fields[column];
+    if (n === 0 || low === null || high === null) continue;
+    min[FIELD_OF_COLUMN[column]] = low;
+    max[FIELD_OF_COLUMN[column]] = high;
+  }
+  if (Object.keys(min).length > 0) Object.assign(reading, { min, max });
+  return reading;
 }

@@ -10,6 +10,8 @@ import { sensorStatus } from './status.ts';
 export interface SensorRoutesOptions {
   repo: ReadingsRepo;
   clock: Clock;
+  /** Resolves when the rollups are current enough to answer from (after a restore, their catch-up). */
+  historyReady?: () => Promise<void>;
 }
 
 const DEFAULT_HOURS = 24;
@@ -18,6 +20,7 @@ const DEFAULT_HOURS = 24;
 export async function sensorRoutes(fastify: FastifyInstance, options: SensorRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { repo, clock } = options;
+  const historyReady = options.historyReady ?? (() => Promise.resolve());
   const params = GreenhouseParams;
 
   app.get('/latest/:greenhouseId', { schema: { params, response: { 200: LatestReply, ...failures } } }, async (request) => {
@@ -31,15 +34,18 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
     { schema: { params, querystring: HistoricalQuery, response: { 200: HistoricalReply, ...failures } } },
     async (request) => {
       const { hours = DEFAULT_HOURS, sensorType } = request.query;
+      await historyReady();
       return ok(repo.historical(request.params.greenhouseId, hours, clock.now(), sensorType));
     },
   );
 
-  app.get('/stats/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: StatsReply, ...failures } } }, async (request) =>
-    ok(repo.stats(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now())),
-  );
+  app.get('/stats/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: StatsReply, ...failures } } }, async (request) => {
+    await historyReady();
+    return ok(repo.stats(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now()));
+  });
 
-  app.get('/hourly/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: HourlyReply, ...failures } } }, async (request) =>
-    ok(repo.hourly(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now())),
-  );
+  app.get('/hourly/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: HourlyReply, ...failures } } }, async (request) => {
+    await historyReady();
+    return ok(repo.hourly(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now()));
+  });
 }

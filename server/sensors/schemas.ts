@@ -2,8 +2,8 @@ import Type, { type Static } from 'typebox';
 import { Envelope, FailureEnvelope } from '../contract/common.ts';
 import { HISTORY_RANGES_HOURS, HourlyBucket, Reading, SensorStats, SensorStatus, SensorType } from '../contract/reading.ts';
 
-/** The dashboard's five ranges (spec section 9); anything else is a 400 naming `hours`. */
-const Hours = Type.Integer({ enum: [...HISTORY_RANGES_HOURS], default: 24, description: 'one of 1, 6, 24, 72, 168' });
+/** The dashboard's ranges (spec section 9's five, 30 days and a year); anything else is a 400 naming `hours`. */
+const Hours = Type.Integer({ enum: [...HISTORY_RANGES_HOURS], default: 24, description: `one of ${HISTORY_RANGES_HOURS.join(', ')}` });
 
 export const HoursQuery = Type.Object({ hours: Type.Optional(Hours) }, { additionalProperties: false });
 export type HoursQuery = Static<typeof HoursQuery>;

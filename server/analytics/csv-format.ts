@@ -1,0 +1,10 @@
+export const CSV_COLUMNS = ['timestamp', 'sensorType', 'temperature', 'humidity', 'lightIntensity', 'soilMoisture', 'waterLevel'] as const;
+
+export type CsvRow = [takenAt: number, sensorType: string, ...values: Array<number | null>];
+
+const cell = (value: number | null) => (value === null ? '' : String(value));
+
+export function csvLine(row: CsvRow): string {
+  const [takenAt, sensorType, ...values] = row;
+  return `${new Date(takenAt).toISOString()},${sensorType},${values.map(cell).join(',')}\n`;
+}

@@ -1,0 +1,42 @@
+// Worker thread: streams the readings of one greenhouse in a time range as CSV chunks through its own
+// read-only connection. Started by readingsCsvStream (readings-csv.ts); each 'more' from the parent
+// gets one chunk back, so a slow client pauses the query instead of filling memory.
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { CSV_COLUMNS, csvLine, type CsvRow } from './csv-format.ts';
+
+/** A chunk stays near the stream's buffer size. */
+const CHUNK_CHARS = 64 * 1024;
+
+const { dbPath, greenhouseId, fromMs, toMs } = workerData as { dbPath: string; greenhouseId: string; fromMs: number; toMs: number };
+
+const connection = new Database(dbPath, { readonly: true, fileMustExist: true });
+connection.pragma('busy_timeout = 5000');
+const rows = connection
+  .prepare(
+    `SELECT taken_at, sensor_type, temperature_c, humidity_pct, light_lux, soil_moisture_pct, water_level_cm
+     FROM readings WHERE greenhouse_id = ? AND taken_at >= ? AND taken_at <= ?
+     ORDER BY taken_at, id`,
+  )
+  .raw()
+  .iterate(greenhouseId, fromMs, toMs) as IterableIterator<CsvRow>;
+let headerSent = false;
+
+parentPort!.on('message', () => {
+  try {
+    let chunk = headerSent ? '' : `${CSV_COLUMNS.join(',')}\n`;
+    headerSent = true;
+    while (chunk.length < CHUNK_CHARS) {
+      const next = rows.next();
+      if (next.done) {
+        connection.close();
+        parentPort!.postMessage({ chunk, done: true });
+        return;
+      }
+      chunk += csvLine(next.value);
+    }
+    parentPort!.postMessage({ chunk, done: false });
+  } catch (err) {
+    parentPort!.postMessage({ error: (err as Error).message });
+  }
+});
