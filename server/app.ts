@@ -7,7 +7,7 @@ import type { Feature } from './features.ts';
 import { handleError, HttpError } from './http/errors.ts';
 import { makeGreenhouseGuard } from './http/greenhouse.ts';
 import { registerDashboard } from './http/static.ts';
-import { createValidatorCompiler } from './http/validation.ts';
+import { createValidatorCompiler, strictEmptyBodies } from './http/validation.ts';
 
 export interface HttpAppOptions {
   features: readonly Feature[];
@@ -64,6 +64,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Pr
   // each for long: health and sign-in stay reachable for the rest.
   app.server.maxConnections = limits.connectionsTotal;
   app.setValidatorCompiler(createValidatorCompiler());
+  app.addHook('onRoute', strictEmptyBodies);
   app.setErrorHandler(handleError);
   await app.register(fastifyHelmet, { contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES }, strictTransportSecurity: false });
 

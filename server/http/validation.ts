@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyRequest, FastifySchemaCompiler, RouteOptions } from 'fastify';
+import { HttpError } from './errors.ts';
 
 function makeAjv(options: Options): Ajv {
   const ajv = new Ajv({ allErrors: false, useDefaults: true, removeAdditional: false, strict: false, ...options });
@@ -42,4 +43,29 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
     if (httpPart === 'body') return strict.compile(closeObjects(schema) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
     return coercing.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
   };
+}
+
+/**
+ * For a route that declares no body: a body with keys is refused (400 naming the first), as a typo
+ * would be on a route with one. No body, `{}` or `null` pass (clients send one or the other).
+ */
+export async function refuseUnexpectedBody(request: FastifyRequest): Promise<void> {
+  const body = request.body;
+  if (body === undefined || body === null) return;
+  if (typeof body === 'object' && !Array.isArray(body)) {
+    const [first] = Object.keys(body);
+    if (first === undefined) return;
+    throw new HttpError(400, `Invalid body: ${first} is not an accepted field (this request takes no body)`, [
+      { field: first, message: `${first} is not an accepted field` },
+    ]);
+  }
+  throw new HttpError(400, 'Invalid body: this request takes no body', [{ field: '(body)', message: 'this request takes no body' }]);
+}
+
+/** Adds `refuseUnexpectedBody` to every route that may carry a body but declares none. */
+export function strictEmptyBodies(route: RouteOptions): void {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (route.schema?.body || !methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH' || m === 'DELETE')) return;
+  const existing = route.preValidation;
+  route.preValidation = existing === undefined ? [refuseUnexpectedBody] : [...(Array.isArray(existing) ? existing : [existing]), refuseUnexpectedBody];
 }

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../drivers/clock.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
+import { databaseChecksum } from '../support/db-checksum.ts';
 import { listRoutes, type RouteInfo } from '../support/routes.ts';
 
 /**
@@ -54,15 +54,7 @@ function fillPath(url: string, params: string[]): string {
   return url.replace(/:[A-Za-z_]+/g, () => encodeURIComponent(params[i++ % params.length] ?? 'x'));
 }
 
-function checksum(gw: TestGateway): string {
-  const hash = createHash('sha256');
-  const tables = gw.database.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
-  for (const { name } of tables) {
-    hash.update(name);
-    for (const row of gw.database.sqlite.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).iterate()) hash.update(JSON.stringify(row));
-  }
-  return hash.digest('hex');
-}
+const checksum = databaseChecksum;
 
 describe('fuzzing every route over HTTP', () => {
   let gw: TestGateway;
