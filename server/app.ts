@@ -66,7 +66,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Pr
   app.setValidatorCompiler(createValidatorCompiler());
   app.addHook('onRoute', strictEmptyBodies);
   app.setErrorHandler(handleError);
-  await app.register(fastifyHelmet, { contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES }, strictTransportSecurity: false });
+  await app.register(fastifyHelmet, { contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES }, strictTransportSecurity: false, frameguard: { action: 'deny' } });
 
   await app.register(fastifyRateLimit, {
     global: false,

@@ -16,7 +16,7 @@ export const REDACT_PATHS = [
   'mqtt.password',
   'config.mqtt.password',
   'req.body',
-  ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
+  ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `*.*.*.${key}`]),
 ];
 
 /**
