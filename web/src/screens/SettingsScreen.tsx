@@ -1,5 +1,6 @@
-// Settings (spec section 2, "Settings"): five tabs. Profile, notifications and password are the
-// user's own (viewers too); thresholds and system settings are disabled for viewers.
+// Settings (spec section 2, "Settings"): five tabs, and Users for admins (design.md, Users and roles).
+// Profile, notifications and password are the user's own (viewers too); thresholds are disabled for
+// viewers, system settings and Reset All for everyone but admins, each saying why.
 import { useEffect, useState } from 'react';
 import { settingsGreenhouseId, useSettings } from '../api/settings.ts';
 import { toast } from '../components/toast/index.ts';
@@ -10,6 +11,8 @@ import { ProfileTab } from './settings/ProfileTab.tsx';
 import { SecurityTab } from './settings/SecurityTab.tsx';
 import { SystemTab } from './settings/SystemTab.tsx';
 import { ThresholdsTab } from './settings/ThresholdsTab.tsx';
+import { UsersTab } from './settings/UsersTab.tsx';
+import { isAdmin } from '../auth/permissions.ts';
 import './settings/settings.css';
 
 const TABS = [
@@ -18,8 +21,11 @@ const TABS = [
   { id: 'thresholds', label: 'Alert Thresholds' },
   { id: 'system', label: 'System' },
   { id: 'security', label: 'Security' },
+  { id: 'users', label: 'Users' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
+/** Tabs only an admin sees: the server answers 403 to anyone else. */
+const ADMIN_TABS: readonly TabId[] = ['users'];
 
 export function SettingsScreen() {
   const [tab, setTab] = useState<TabId>('profile');
@@ -33,7 +39,7 @@ export function SettingsScreen() {
       <h1 className="screen-title">Settings</h1>
       <ConnectionBanner />
       <div className="tabs" role="tablist">
-        {TABS.map((t) => (
+        {TABS.filter((t) => isAdmin(user) || !ADMIN_TABS.includes(t.id)).map((t) => (
           <button
             key={t.id}
             type="button"
@@ -52,6 +58,7 @@ export function SettingsScreen() {
         {tab === 'thresholds' && <ThresholdsTab />}
         {tab === 'system' && <SystemTab />}
         {tab === 'security' && <SecurityTab />}
+        {tab === 'users' && isAdmin(user) && <UsersTab />}
       </section>
     </div>
   );
