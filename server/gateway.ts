@@ -22,11 +22,14 @@ import { startFeatures, stopFeatures, type Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
 import type { DataLifecycle } from './lifecycle/data-lifecycle.ts';
 import { createLifecycleFeature } from './lifecycle/feature.ts';
+import { createMetricsFeature } from './metrics/feature.ts';
+import { createMqttFeature } from './mqtt/feature.ts';
 import { createRealtimeFeature } from './realtime/feature.ts';
 import type { HubOptions, RealtimeHub } from './realtime/hub.ts';
 import { createSensorsFeature } from './sensors/feature.ts';
 import type { SamplingLoop } from './sensors/sampling-loop.ts';
 import { createSettingsFeature } from './settings/feature.ts';
+import { createSimulatorFeature } from './simulator/feature.ts';
 import { createUsersFeature } from './users/feature.ts';
 import { SettingsService } from './settings/settings-service.ts';
 
@@ -84,10 +87,14 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const lifecycle = createLifecycleFeature(ctx);
   const analytics = createAnalyticsFeature(ctx);
   const sensors = createSensorsFeature(ctx);
-  const health = createHealthFeature(ctx, { sampler: sensors.sampler });
+  const listDevices = () => devices.repo.list();
+  const mqtt = createMqttFeature(ctx, { control: devices.control, listDevices, snapshot: () => sensors.sampler.snapshot() });
+  const metrics = createMetricsFeature(ctx, { sampler: sensors.sampler, listDevices, alerts: alerts.service, mqttStatus: mqtt.status });
+  const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status });
+  const simulator = createSimulatorFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
-  // consumer of its ticks is listening.
-  const features: Feature[] = [auth, usersFeature, settings, realtime, health, devices, alerts, lifecycle, analytics, sensors];
+  // consumer of its ticks is listening. Metrics first, so its request timing covers every route.
+  const features: Feature[] = [metrics, auth, usersFeature, settings, realtime, health, devices, alerts, mqtt, lifecycle, analytics, simulator, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   const app = await buildHttpApp(ctx, { features, authenticate: auth.authenticate, webRoot });

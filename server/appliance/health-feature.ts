@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.ts';
 import { Envelope } from '../contract/common.ts';
+import type { MqttStatus } from '../contract/fleet.ts';
 import type { Feature } from '../features.ts';
 import { ok } from '../http/reply.ts';
 import { packageRoot } from '../package-root.ts';
@@ -28,8 +29,11 @@ async function healthRoutes(fastify: FastifyInstance, options: { sources: Health
   app.get('/', { schema: { response: { 200: Envelope(Health) } } }, async () => ok(await collectHealth(options.sources)));
 }
 
-/** GET /api/health (public): database, drivers, each sensor's last sample age, CPU temperature. */
-export function createHealthFeature(ctx: AppContext, uses: { sampler: Pick<SamplingLoop, 'lastSampleAt' | 'healthy'> }): Feature {
+/** GET /api/health (public): database, drivers, each sensor's last sample age, CPU temperature, the MQTT bridge. */
+export function createHealthFeature(
+  ctx: AppContext,
+  uses: { sampler: Pick<SamplingLoop, 'lastSampleAt' | 'healthy'>; mqttStatus?: () => MqttStatus },
+): Feature {
   const builtAtMs = performance.now();
   const sources: HealthSources = {
     clock: ctx.clock,
@@ -41,6 +45,7 @@ export function createHealthFeature(ctx: AppContext, uses: { sampler: Pick<Sampl
     cpuTemperatureC: cpuTemperatureReader(),
     version: packageVersion(),
     hardwareMode: ctx.config.hardware,
+    mqttStatus: uses.mqttStatus,
   };
   return {
     name: 'health',

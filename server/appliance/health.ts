@@ -2,6 +2,7 @@ import type { Clock } from '../../drivers/clock.ts';
 import { readFile } from 'node:fs/promises';
 import Type, { type Static } from 'typebox';
 import { NullableNumber } from '../contract/common.ts';
+import { MqttStatus } from '../contract/fleet.ts';
 import { SENSOR_TYPES, STALE_AFTER_MS, type SensorType } from '../contract/reading.ts';
 
 /** The answer of GET /api/health: what an operator (or a monitoring script) checks first. */
@@ -15,6 +16,8 @@ export const Health = Type.Object({
   cpuTemperatureC: NullableNumber,
   version: Type.String(),
   hardwareMode: Type.Union([Type.Literal('simulator'), Type.Literal('raspberry-pi')]),
+  /** The MQTT bridge; a broker that is away does not make the gateway degraded (it keeps running alone). */
+  mqtt: Type.Optional(MqttStatus),
 });
 export type Health = Static<typeof Health>;
 
@@ -41,6 +44,7 @@ export interface HealthSources {
   cpuTemperatureC: () => Promise<number | null>;
   version: string;
   hardwareMode: Health['hardwareMode'];
+  mqttStatus?: () => MqttStatus;
 }
 
 /**
@@ -89,6 +93,7 @@ export async function collectHealth(sources: HealthSources): Promise<Health> {
     cpuTemperatureC: await sources.cpuTemperatureC(),
     version: sources.version,
     hardwareMode: sources.hardwareMode,
+    ...(sources.mqttStatus ? { mqtt: sources.mqttStatus() } : {}),
   };
 }
 

@@ -211,6 +211,15 @@ export class ReadingsRepo {
     }));
   }
 
+  /** The LDR's mean lux per bucket of `bucketMs` in [fromMs, untilMs) (the daily light integral). */
+  lightBuckets(greenhouseId: string, fromMs: number, untilMs: number, bucketMs: number): Array<{ atMs: number; meanLux: number }> {
+    const rows = this.#aggregate({ greenhouseId, sensorType: 'LDR', fromMs, untilMs, grouping: { by: 'bucket', bucketMs } });
+    return rows.flatMap((row) => {
+      const meanLux = meanOf(row.fields.light_lux);
+      return meanLux === null ? [] : [{ atMs: row.atMs!, meanLux }];
+    });
+  }
+
   #aggregate(query: AggregateQuery): AggregateRow[] {
     // Whatever is not folded yet is folded first (the routes wait for a large backlog's catch-up
     // before they get here, so this is at most a few ticks' rows).

@@ -30,7 +30,7 @@ const ADMIN_TABS: readonly TabId[] = ['users'];
 export function SettingsScreen() {
   const [tab, setTab] = useState<TabId>('profile');
   const { user } = useAuth();
-  const { isError } = useSettings(settingsGreenhouseId(user));
+  const { isError } = useSettings(settingsGreenhouseId(user), { live: false });
   useEffect(() => {
     if (isError) toast.error('Failed to load settings');
   }, [isError]);

@@ -5,7 +5,8 @@ import type uPlot from 'uplot';
 import type { Reading } from '../../../../server/contract/reading.ts';
 import { UPlotChart } from '../../components/UPlotChart.tsx';
 import { formatTimestamp } from '../../format.ts';
-import { axisLabel, buildChartData, type SeriesSpec } from '../../sensors/chart-data.ts';
+import { axisLabel, axisLabelWidthPx, buildChartData, summarize, type SeriesSpec } from '../../sensors/chart-data.ts';
+import { toUnit, unitSymbol, useTemperatureUnit } from '../../units.ts';
 
 const HEIGHT_PX = 400;
 
@@ -35,9 +36,14 @@ function tooltipPlugin(series: SeriesSpec[]): uPlot.Plugin {
           .join('');
         tip.innerHTML = `<div class="tt-time">${formatTimestamp(new Date(x * 1000).toISOString())}</div>${rows}`;
         tip.style.display = 'block';
+        // Beside the cursor, on whichever side has room, and always inside the plot (a phone's plot is
+        // narrower than the tooltip's natural width: it then wraps instead of running off the card).
+        const maxLeft = Math.max(0, u.over.clientWidth - tip.offsetWidth);
         const flip = left > u.over.clientWidth / 2;
-        tip.style.left = `${flip ? left - tip.offsetWidth - 12 : left + 12}px`;
-        tip.style.top = `${Math.max(0, (top ?? 0) - 10)}px`;
+        const wanted = flip ? left - tip.offsetWidth - 12 : left + 12;
+        tip.style.left = `${Math.min(Math.max(0, wanted), maxLeft)}px`;
+        const maxTop = Math.max(0, u.over.clientHeight - tip.offsetHeight);
+        tip.style.top = `${Math.min(Math.max(0, (top ?? 0) - 10), maxTop)}px`;
       },
     },
   };
@@ -47,6 +53,8 @@ function makeOptions(series: SeriesSpec[], hours: number, width: number): uPlot.
   const hasLux = series.some((s) => s.scale === 'lux');
   const hasValue = series.some((s) => s.scale === 'value');
   const timeValues = (_u: uPlot, splits: number[]) => splits.map((s) => axisLabel(s, hours));
+  // uPlot spaces ticks at least `space` px apart: wider than the widest label, labels never collide.
+  const timeSpacePx = axisLabelWidthPx(hours) + 24;
   return {
     width,
     height: HEIGHT_PX,
@@ -76,7 +84,7 @@ function makeOptions(series: SeriesSpec[], hours: number, width: number): uPlot.
       })),
     ],
     axes: [
-      { values: timeValues, stroke: 'currentColor', grid: { stroke: 'rgba(128,128,128,0.15)' } },
+      { values: timeValues, space: timeSpacePx, stroke: 'currentColor', grid: { stroke: 'rgba(128,128,128,0.15)' } },
       ...(hasValue ? [{ scale: 'value', stroke: 'currentColor', grid: { stroke: 'rgba(128,128,128,0.15)' } }] : []),
       ...(hasLux ? [{ scale: 'lux', side: 1, stroke: '#f59e0b', grid: { show: !hasValue }, label: 'lux', size: 60 }] : []),
     ],
@@ -84,16 +92,31 @@ function makeOptions(series: SeriesSpec[], hours: number, width: number): uPlot.
 }
 
 export function EnvironmentalTrends({ readings, hours }: { readings: Reading[]; hours: number }) {
-  const chart = useMemo(() => buildChartData(readings), [readings]);
-  const seriesKey = chart.series.map((s) => s.field).join(',');
+  const unit = useTemperatureUnit();
+  const chart = useMemo(() => {
+    const built = buildChartData(readings);
+    if (unit === 'C') return built;
+    // Fahrenheit: convert the temperature column and relabel its series; the rest is unchanged.
+    const at = built.series.findIndex((s) => s.field === 'temperature');
+    if (at < 0) return built;
+    const series = built.series.map((s, i) => (i === at ? { ...s, label: `Temperature (${unitSymbol(unit)})`, unit: unitSymbol(unit) } : s));
+    const columns = built.columns.map((c, i) => (i === at + 1 ? c.map((v) => toUnit(v, unit)) : c)) as typeof built.columns;
+    return { series, columns };
+  }, [readings, unit]);
+  const seriesKey = chart.series.map((s) => s.label).join(',');
   // Options (series, axis format) change only with the set of lines or the range: rebuild then only.
   const optionsKey = `${seriesKey}|${hours}`;
   return (
-    <UPlotChart
-      className="trend-chart"
-      optionsKey={optionsKey}
-      makeOptions={(width) => makeOptions(chart.series, hours, width)}
-      data={chart.columns as uPlot.AlignedData}
-    />
+    <>
+      <UPlotChart
+        className="trend-chart"
+        optionsKey={optionsKey}
+        makeOptions={(width) => makeOptions(chart.series, hours, width)}
+        data={chart.columns as uPlot.AlignedData}
+      />
+      <p className="sr-only" data-testid="chart-summary">
+        {summarize(chart, hours)}
+      </p>
+    </>
   );
 }
