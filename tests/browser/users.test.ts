@@ -106,7 +106,7 @@ describe('users tab', () => {
     expect((await apiUser(admin.username)).role).toBe('admin');
   });
 
-  it('an operator sees system settings and Reset All disabled, with the reason, and no Users tab', async () => {
+  it('an operator sees system and device safety settings and Reset All disabled, with the reason, and no Users tab', async () => {
     const page = await signedIn(operator);
     await page.goto('/dashboard/settings');
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
@@ -115,6 +115,9 @@ describe('users tab', () => {
     await page.getByTestId('role-reason').getByText('Only an admin can change these settings.').waitFor();
     expect(await page.getByRole('button', { name: 'Save Settings' }).isDisabled()).toBe(true);
     expect(await page.getByLabel('Data Retention (days)').isDisabled()).toBe(true);
+    await page.getByRole('tab', { name: 'Device Safety' }).click();
+    await page.getByTestId('role-reason').getByText('Only an admin can change these settings.').waitFor();
+    expect(await page.getByLabel('Heater Cut-off (°C)').isDisabled()).toBe(true);
     await page.getByRole('tab', { name: 'Alert Thresholds' }).click();
     // Thresholds are the operator's; resetting everything is not.
     expect(await page.getByRole('button', { name: 'Save Thresholds' }).isEnabled()).toBe(true);

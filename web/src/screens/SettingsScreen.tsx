@@ -5,10 +5,13 @@ import { useEffect, useState } from 'react';
 import { settingsGreenhouseId, useSettings } from '../api/settings.ts';
 import { toast } from '../components/toast/index.ts';
 import { useAuth } from '../auth/AuthProvider.tsx';
+import { useHardwareMode } from '../api/automation.ts';
 import { ConnectionBanner } from './overview/ConnectionBanner.tsx';
+import { DeviceSafetyTab } from './settings/DeviceSafetyTab.tsx';
 import { NotificationsTab } from './settings/NotificationsTab.tsx';
 import { ProfileTab } from './settings/ProfileTab.tsx';
 import { SecurityTab } from './settings/SecurityTab.tsx';
+import { SimulatorTab } from './settings/SimulatorTab.tsx';
 import { SystemTab } from './settings/SystemTab.tsx';
 import { ThresholdsTab } from './settings/ThresholdsTab.tsx';
 import { UsersTab } from './settings/UsersTab.tsx';
@@ -20,7 +23,9 @@ const TABS = [
   { id: 'notifications', label: 'Notifications' },
   { id: 'thresholds', label: 'Alert Thresholds' },
   { id: 'system', label: 'System' },
+  { id: 'devices', label: 'Device Safety' },
   { id: 'security', label: 'Security' },
+  { id: 'simulator', label: 'Simulator' },
   { id: 'users', label: 'Users' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
@@ -31,6 +36,9 @@ export function SettingsScreen() {
   const [tab, setTab] = useState<TabId>('profile');
   const { user } = useAuth();
   const { isError } = useSettings(settingsGreenhouseId(user), { live: false });
+  // The Simulator tab exists only for admins of a gateway running the simulator (its API is 404 elsewhere).
+  const simulatorMode = useHardwareMode() === 'simulator';
+  const tabs = TABS.filter((t) => (t.id !== 'simulator' || (simulatorMode && isAdmin(user))) && (isAdmin(user) || !ADMIN_TABS.includes(t.id)));
   useEffect(() => {
     if (isError) toast.error('Failed to load settings');
   }, [isError]);
@@ -39,7 +47,7 @@ export function SettingsScreen() {
       <h1 className="screen-title">Settings</h1>
       <ConnectionBanner />
       <div className="tabs" role="tablist">
-        {TABS.filter((t) => isAdmin(user) || !ADMIN_TABS.includes(t.id)).map((t) => (
+        {tabs.map((t) => (
           <button
             key={t.id}
             type="button"
@@ -57,7 +65,9 @@ export function SettingsScreen() {
         {user && tab === 'notifications' && <NotificationsTab user={user} />}
         {tab === 'thresholds' && <ThresholdsTab />}
         {tab === 'system' && <SystemTab />}
+        {tab === 'devices' && <DeviceSafetyTab />}
         {tab === 'security' && <SecurityTab />}
+        {tab === 'simulator' && <SimulatorTab />}
         {tab === 'users' && isAdmin(user) && <UsersTab />}
       </section>
     </div>
