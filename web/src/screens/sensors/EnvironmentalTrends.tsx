@@ -1,10 +1,12 @@
 // The 'Environmental Trends' chart (spec section 9): 400 px high, 2 px lines without points, gaps not
-// connected, one line per field that has data, light on its own right-hand scale.
-import { useMemo } from 'react';
+// connected, one line per field that has data, light on its own right-hand scale; under each line the
+// band between the min and max of its buckets.
+import { useMemo, useRef } from 'react';
 import type uPlot from 'uplot';
 import type { Reading } from '../../../../server/contract/reading.ts';
 import { UPlotChart } from '../../components/UPlotChart.tsx';
 import { formatTimestamp } from '../../format.ts';
+import { bandPlugin, type BandColumns } from '../../sensors/band-plugin.ts';
 import { axisLabel, buildChartData, type SeriesSpec } from '../../sensors/chart-data.ts';
 
 const HEIGHT_PX = 400;
@@ -43,14 +45,14 @@ function tooltipPlugin(series: SeriesSpec[]): uPlot.Plugin {
   };
 }
 
-function makeOptions(series: SeriesSpec[], hours: number, width: number): uPlot.Options {
+function makeOptions(series: SeriesSpec[], hours: number, width: number, bands: () => readonly BandColumns[]): uPlot.Options {
   const hasLux = series.some((s) => s.scale === 'lux');
   const hasValue = series.some((s) => s.scale === 'value');
   const timeValues = (_u: uPlot, splits: number[]) => splits.map((s) => axisLabel(s, hours));
   return {
     width,
     height: HEIGHT_PX,
-    plugins: [tooltipPlugin(series)],
+    plugins: [tooltipPlugin(series), bandPlugin(series, bands)],
     cursor: { points: { show: false } },
     scales: {
       x: {
@@ -85,6 +87,9 @@ function makeOptions(series: SeriesSpec[], hours: number, width: number): uPlot.
 
 export function EnvironmentalTrends({ readings, hours }: { readings: Reading[]; hours: number }) {
   const chart = useMemo(() => buildChartData(readings), [readings]);
+  // Read by the band plugin at each draw: new data redraws the band without rebuilding the plot.
+  const bandsRef = useRef(chart.bands);
+  bandsRef.current = chart.bands;
   const seriesKey = chart.series.map((s) => s.field).join(',');
   // Options (series, axis format) change only with the set of lines or the range: rebuild then only.
   const optionsKey = `${seriesKey}|${hours}`;
@@ -92,7 +97,7 @@ export function EnvironmentalTrends({ readings, hours }: { readings: Reading[]; 
     <UPlotChart
       className="trend-chart"
       optionsKey={optionsKey}
-      makeOptions={(width) => makeOptions(chart.series, hours, width)}
+      makeOptions={(width) => makeOptions(chart.series, hours, width, () => bandsRef.current)}
       data={chart.columns as uPlot.AlignedData}
     />
   );
