@@ -1,24 +1,50 @@
 #!/usr/bin/env node
-// `npm start`: builds the dashboard when no build exists yet, then runs the gateway (simulator mode
-// unless GREENHOUSE_HARDWARE says otherwise). Plain JS so it runs before anything is compiled.
-import { spawnSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// `npm start`: runs the compiled gateway (dist/server/main.js) with plain Node.js, in this very process
+// (no wrapper between the terminal or systemd and the gateway, so signals reach it directly). Builds
+// first (`npm run build`: dashboard and server) when a build is missing or older than its sources.
+// Plain JS so it runs before anything is compiled.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-if (!existsSync(join(root, 'web', 'dist', 'index.html'))) {
-  console.log('No dashboard build found: running `npm run build` first.');
-  const build = spawnSync(npm, ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+/** Newest modification time (ms) of the files under `paths` (0 when none exists). */
+export function newestMtimeMs(paths) {
+  let newest = 0;
+  for (const path of paths) {
+    if (!existsSync(path)) continue;
+    const stat = statSync(path);
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtimeMs([join(path, entry)]));
+    } else newest = Math.max(newest, stat.mtimeMs);
+  }
+  return newest;
 }
 
-// `node --import tsx`, as the systemd unit runs it: one process (tsx's CLI would add a second one
-// between us and the gateway).
-const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], { cwd: root, stdio: 'inherit' });
-// Forward stop signals so outputs reach their safe state before exit (a second signal, e.g. the
-// terminal's Ctrl-C reaching the whole process group, is ignored by the gateway while it stops).
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+/** Why a build is needed (missing or stale output), or null when the outputs are current. */
+export function buildReason(dir = root) {
+  const outputs = [
+    { output: join(dir, 'dist', 'server', 'main.js'), sources: ['server', 'drivers', 'package.json', 'scripts/build-server.mjs'] },
+    { output: join(dir, 'web', 'dist', 'index.html'), sources: ['web/src', 'web/index.html', 'web/public', 'vite.config.ts'] },
+  ];
+  for (const { output, sources } of outputs) {
+    if (!existsSync(output)) return `no ${output.slice(dir.length + 1)}`;
+    if (newestMtimeMs(sources.map((source) => join(dir, source))) > statSync(output).mtimeMs) {
+      return `${output.slice(dir.length + 1)} is older than its sources`;
+    }
+  }
+  return null;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const reason = buildReason();
+  if (reason) {
+    console.log(`${reason}: running \`npm run build\` first.`);
+    const build = spawnSync(npm, ['run', 'build'], { cwd: root, stdio: 'inherit' });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
+  await import(pathToFileURL(join(root, 'dist', 'server', 'main.js')).href);
+}

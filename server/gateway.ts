@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { ScaledClock, SystemClock, type Clock } from '../drivers/clock.ts';
 import { createHardware, type Hardware } from '../drivers/index.ts';
 import { buildHttpApp } from './app.ts';
 import { createHealthFeature } from './appliance/health-feature.ts';
+import { packageRoot } from './package-root.ts';
 import { createAlertsFeature } from './alerts/feature.ts';
 import { createAnalyticsFeature } from './analytics/feature.ts';
 import { createAuthFeature } from './auth/feature.ts';
@@ -22,11 +22,14 @@ import { startFeatures, stopFeatures, type Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
 import type { DataLifecycle } from './lifecycle/data-lifecycle.ts';
 import { createLifecycleFeature } from './lifecycle/feature.ts';
+import { createMetricsFeature } from './metrics/feature.ts';
+import { createMqttFeature } from './mqtt/feature.ts';
 import { createRealtimeFeature } from './realtime/feature.ts';
 import type { HubOptions, RealtimeHub } from './realtime/hub.ts';
 import { createSensorsFeature } from './sensors/feature.ts';
 import type { SamplingLoop } from './sensors/sampling-loop.ts';
 import { createSettingsFeature } from './settings/feature.ts';
+import { createSimulatorFeature } from './simulator/feature.ts';
 import { SettingsService } from './settings/settings-service.ts';
 
 export { DEMO_ACCOUNT } from './auth/feature.ts';
@@ -63,7 +66,7 @@ export interface Gateway extends AppContext {
   stop(): Promise<void>;
 }
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const REPO_ROOT = packageRoot(import.meta.url);
 export const DEFAULT_WEB_ROOT = join(REPO_ROOT, 'web', 'dist');
 
 /**
@@ -82,10 +85,14 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const lifecycle = createLifecycleFeature(ctx);
   const analytics = createAnalyticsFeature(ctx);
   const sensors = createSensorsFeature(ctx);
-  const health = createHealthFeature(ctx, { sampler: sensors.sampler });
+  const listDevices = () => devices.repo.list();
+  const mqtt = createMqttFeature(ctx, { control: devices.control, listDevices, snapshot: () => sensors.sampler.snapshot() });
+  const metrics = createMetricsFeature(ctx, { sampler: sensors.sampler, listDevices, alerts: alerts.service, mqttStatus: mqtt.status });
+  const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status });
+  const simulator = createSimulatorFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
-  // consumer of its ticks is listening.
-  const features: Feature[] = [auth, settings, realtime, health, devices, alerts, lifecycle, analytics, sensors];
+  // consumer of its ticks is listening. Metrics first, so its request timing covers every route.
+  const features: Feature[] = [metrics, auth, settings, realtime, health, devices, alerts, mqtt, lifecycle, analytics, simulator, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   const app = await buildHttpApp(ctx, { features, authenticate: auth.authenticate, webRoot });

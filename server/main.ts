@@ -1,8 +1,10 @@
+// First: V8 settings that must be in place before the rest of the server is loaded.
+import './appliance/v8-footprint.ts';
 import pino from 'pino';
 import { SystemClock } from '../drivers/clock.ts';
 import { runAppliance } from './appliance/lifecycle.ts';
 import { applianceLoggerOptions } from './appliance/logging.ts';
-import { SystemdNotifier, systemdNotifySender, watchdogIntervalMs } from './appliance/notify.ts';
+import { datagramNotifySender, SystemdNotifier, watchdogIntervalMs } from './appliance/notify.ts';
 import { ConfigError } from './config/load.ts';
 import { createGateway } from './gateway.ts';
 
@@ -19,14 +21,26 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = gateway.app.log;
+  const readyStatus = () => {
+    const missing = gateway.hardware.status().filter((driver) => !driver.available).map((driver) => driver.name);
+    return `Dashboard at ${gateway.url} (hardware: ${gateway.config.hardware})${missing.length ? `; unavailable: ${missing.join(', ')}` : ''}`;
+  };
   // systemd's watchdog and the shutdown deadline count wall-clock time, not the simulator's clock.
   const realClock = new SystemClock();
   const notifier = new SystemdNotifier({
-    bus: gateway.bus,
     clock: realClock,
-    send: systemdNotifySender(process.env),
+    send: await datagramNotifySender(process.env, log),
     watchdogMs: watchdogIntervalMs(process.env, process.pid),
+    liveness: () => gateway.sampler.liveness(),
     logger: log,
+  });
+  // `systemctl status` says so when no sensor answers at all (the watchdog still runs: a restart would
+  // not reconnect a sensor, and the relays stay under manual and safety control).
+  let sensorsAnswering = true;
+  gateway.bus.on('samplerTicked', 'systemd-status', () => {
+    if (gateway.sampler.healthy() === sensorsAnswering) return;
+    sensorsAnswering = gateway.sampler.healthy();
+    void notifier.status(sensorsAnswering ? readyStatus() : `Degraded: no sensor answered the last sampling tick; ${readyStatus()}`);
   });
   await runAppliance({
     gateway,
@@ -35,10 +49,7 @@ async function main(): Promise<void> {
     clock: realClock,
     logger: log,
     makeOutputsSafe: () => gateway.hardware.safeState(),
-    readyStatus: () => {
-      const missing = gateway.hardware.status().filter((driver) => !driver.available).map((driver) => driver.name);
-      return `Dashboard at ${gateway.url} (hardware: ${gateway.config.hardware})${missing.length ? `; unavailable: ${missing.join(', ')}` : ''}`;
-    },
+    readyStatus,
   });
   // On a Pi 5 (or with a package missing) the gateway runs without some drivers: say which, clearly.
   for (const driver of gateway.hardware.status()) {

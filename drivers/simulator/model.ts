@@ -17,6 +17,8 @@ export interface GreenhouseState {
   outsideTemperatureC: number;
   outsideHumidityPct: number;
   activeEffects: OutputEffect[];
+  /** Water is condensing on the cold glazing (its temperature is under the inside dew point). */
+  condensing: boolean;
 }
 
 /** Fixed integration step: results never depend on how often anyone reads. */
@@ -50,11 +52,26 @@ const PUMP_SOIL_PCT_PER_S = 0.2;
 const PUMP_TANK_FRACTION_PER_S = 0.001;
 /** Soil dries ~0.5 %/h at rest, faster when hot and sunny. */
 const SOIL_DRY_PCT_PER_H = 0.5;
+/**
+ * On a clear night the cover radiates to the cold sky and the house ends up colder than the air outside
+ * (the greenhouse "temperature inversion"); clouds send the radiation back. About 3 °C under a clear sky.
+ */
+const CLEAR_NIGHT_LOSS_C = 3;
+/**
+ * The glazing sits between inside and outside temperature; where it is under the inside dew point, water
+ * condenses on it and takes humidity out of the air (the 6 %-per-°C approximation used for the air too).
+ */
+const K_CONDENSE = 1 / 900;
+/** Relative humidity at which the inside air is saturated at the glazing's temperature. */
+function glazingSaturationPct(insideC: number, outsideC: number): number {
+  const glazingC = (insideC + outsideC) / 2;
+  return 100 * Math.exp(-0.06 * (insideC - glazingC));
+}
 
 export class GreenhouseModel {
   readonly #random: Random;
   readonly #tankDepthCm: number;
-  state: Omit<GreenhouseState, 'lux' | 'outsideTemperatureC' | 'outsideHumidityPct' | 'activeEffects'>;
+  state: Omit<GreenhouseState, 'lux' | 'outsideTemperatureC' | 'outsideHumidityPct' | 'activeEffects' | 'condensing'>;
   readonly effects = new Set<OutputEffect>();
 
   constructor(opts: { startMs: number; random: Random; tankDepthCm: number }) {
@@ -99,9 +116,10 @@ export class GreenhouseModel {
     const hOut = outsideHumidityPct(s.timeMs);
 
     const kExchange = K_LEAK + on('fan') * K_FAN + on('window') * K_WINDOW;
+    const clearNight = sun === 0 ? 1 - s.cloudCover / 0.9 : 0;
     const dT =
       kExchange * (tOut - s.insideTemperatureC) +
-      K_LEAK * (SOLAR_RISE_C * sun + HEATER_RISE_C * on('heater') + LIGHTS_RISE_C * on('lights')) +
+      K_LEAK * (SOLAR_RISE_C * sun + HEATER_RISE_C * on('heater') + LIGHTS_RISE_C * on('lights') - CLEAR_NIGHT_LOSS_C * clearNight) +
       on('cooling') * K_COOLER * (tOut - COOLER_DEPRESSION_C - s.insideTemperatureC);
 
     // Outside air warmed to inside temperature holds less relative humidity (~6 % relative per °C).
@@ -111,7 +129,8 @@ export class GreenhouseModel {
     const dH =
       3 * K_LEAK * (closedHumidity - s.insideHumidityPct) +
       (on('fan') * K_FAN + on('window') * K_WINDOW) * (airHumidity - s.insideHumidityPct) +
-      on('cooling') * K_COOLER_HUMIDITY * (COOLER_HUMIDITY_PCT - s.insideHumidityPct);
+      on('cooling') * K_COOLER_HUMIDITY * (COOLER_HUMIDITY_PCT - s.insideHumidityPct) -
+      K_CONDENSE * Math.max(0, s.insideHumidityPct - glazingSaturationPct(s.insideTemperatureC, tOut));
 
     const heatFactor = 1 + Math.max(0, s.insideTemperatureC - 20) / 10 + 3 * sun;
     let dSoil = -(SOIL_DRY_PCT_PER_H / 3600) * heatFactor * (s.soilMoisturePct / 50);
@@ -137,6 +156,7 @@ export class GreenhouseModel {
       outsideTemperatureC: outsideTemperatureC(this.state.timeMs),
       outsideHumidityPct: outsideHumidityPct(this.state.timeMs),
       activeEffects: [...this.effects].sort(),
+      condensing: this.state.insideHumidityPct > glazingSaturationPct(this.state.insideTemperatureC, outsideTemperatureC(this.state.timeMs)),
     };
   }
 }

@@ -118,6 +118,15 @@ export class GreenhouseSimulator {
     else this.#faults.delete(sensor);
   }
 
+  /** The fault injected into a sensor, or null. */
+  faultOf(sensor: SensorName): SensorFault | null {
+    return this.#faults.get(sensor) ?? null;
+  }
+
+  get tankDepthCm(): number {
+    return this.#model.tankDepthCm;
+  }
+
   setTankLevelCm(levelCm: number): void {
     const m = this.#now();
     if (!(levelCm >= 0 && levelCm <= m.tankDepthCm)) throw new RangeError(`levelCm must be 0-${m.tankDepthCm}, got ${levelCm}`);

@@ -8,6 +8,7 @@ import { conflict, notFound } from '../domain/errors.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import { toAlert, type AlertFilter, type AlertRow, type AlertsRepo, type NewAlert } from './alerts-repo.ts';
 import type { EmailNotifier } from './email-notifier.ts';
+import { evaluateCondensation, type CondensationState } from './condensation.ts';
 import { evaluateSafety, evaluateSensorHealth, evaluateThresholds, type Evaluation } from './evaluator.ts';
 
 export interface AlertServiceDeps {
@@ -34,6 +35,7 @@ export class AlertService {
    * (see evaluateThresholds). Kept in memory: after a restart a persisting condition is reported again.
    */
   readonly #acknowledged = new Map<string, Severity>();
+  #condensation: CondensationState = { withinMarginSinceMs: null };
 
   constructor(private readonly deps: AlertServiceDeps) {}
 
@@ -43,6 +45,9 @@ export class AlertService {
       bus.on('sampleTaken', OWNER, ({ snapshot }) => {
         this.#lastSnapshot = snapshot;
         this.#evaluateSnapshot(snapshot);
+        const condensation = evaluateCondensation(snapshot, this.#condensation, this.deps.repo.activeByCause(), this.deps.clock.now());
+        this.#condensation = condensation.state;
+        this.#apply(condensation.evaluation);
       }),
       bus.on('settingsChanged', OWNER, () => {
         if (this.#lastSnapshot) this.#evaluateSnapshot(this.#lastSnapshot);

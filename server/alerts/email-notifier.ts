@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../drivers/clock.ts';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Alert } from '../contract/alert.ts';
 import type { Config } from '../config/schema.ts';
 
@@ -84,6 +84,9 @@ export class EmailNotifier {
   async #send(alert: Alert, recipients: string[]): Promise<void> {
     const smtp = this.deps.smtp!;
     try {
+      // Loaded on the first alert email only: most gateways never mail, and nodemailer is the biggest
+      // package the server would otherwise keep in memory (bench/footprint.bench.ts).
+      const { default: nodemailer } = await import('nodemailer');
       this.#transport ??= nodemailer.createTransport({
         host: smtp.host,
         port: smtp.port,

@@ -158,10 +158,17 @@ export function evaluateSensorHealth(
   return result;
 }
 
-export const SAFETY_SEVERITY = { PUMP_MAX_RUNTIME: 'HIGH', DRY_RUN_LOCKOUT: 'CRITICAL', INTERLOCK: 'MEDIUM' } as const;
+export const SAFETY_SEVERITY = {
+  PUMP_MAX_RUNTIME: 'HIGH',
+  DRY_RUN_LOCKOUT: 'CRITICAL',
+  INTERLOCK: 'MEDIUM',
+  // A device in auto mode lost its input and was switched to its safe state: the crop is unattended.
+  SENSOR_LOSS: 'HIGH',
+  HEATER_CUTOFF: 'CRITICAL',
+} as const;
 
 /**
- * Safety interlocks. DRY_RUN_LOCKOUT and INTERLOCK describe a state and resolve when released.
+ * Safety interlocks. DRY_RUN_LOCKOUT, INTERLOCK, SENSOR_LOSS and HEATER_CUTOFF describe a state and resolve when released.
  * PUMP_MAX_RUNTIME describes something that happened (a pump was cut off after running too long, which
  * hints at a leak, a blocked line or a bad soil probe): it stays until a person resolves it.
  */

@@ -2,9 +2,29 @@ export const CSV_COLUMNS = ['timestamp', 'sensorType', 'temperature', 'humidity'
 
 export type CsvRow = [takenAt: number, sensorType: string, ...values: Array<number | null>];
 
-const cell = (value: number | null) => (value === null ? '' : String(value));
+/**
+ * Decimals per value column, as the dashboard shows them (spec section 9: one decimal, light whole):
+ * a grower's spreadsheet wants 21.4, not 21.437512 from an averaged or calibrated value.
+ */
+const DECIMALS = [1, 1, 0, 1, 1] as const;
+
+const cell = (value: number | null, column: number) => (value === null ? '' : String(Number(value.toFixed(DECIMALS[column] ?? 1))));
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** ISO-8601 in the gateway's local time with its offset ('2026-03-05T14:03:09+01:00'): readable and exact. */
+export function localIsoTimestamp(epochMs: number): string {
+  const d = new Date(epochMs);
+  const offsetMin = -d.getTimezoneOffset();
+  const sign = offsetMin >= 0 ? '+' : '-';
+  const abs = Math.abs(offsetMin);
+  return (
+    `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}` +
+    `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+  );
+}
 
 export function csvLine(row: CsvRow): string {
   const [takenAt, sensorType, ...values] = row;
-  return `${new Date(takenAt).toISOString()},${sensorType},${values.map(cell).join(',')}\n`;
+  return `${localIsoTimestamp(takenAt)},${sensorType},${values.map(cell).join(',')}\n`;
 }

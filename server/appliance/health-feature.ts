@@ -1,14 +1,18 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.ts';
 import { Envelope } from '../contract/common.ts';
+import type { MqttStatus } from '../contract/fleet.ts';
 import type { Feature } from '../features.ts';
 import { ok } from '../http/reply.ts';
+import { packageRoot } from '../package-root.ts';
 import type { SamplingLoop } from '../sensors/sampling-loop.ts';
 import { collectHealth, cpuTemperatureReader, Health, type HealthSources } from './health.ts';
 
-const PACKAGE_JSON = new URL('../../package.json', import.meta.url);
+// From the sources or from the compiled dist/server/main.js alike.
+const PACKAGE_JSON = join(packageRoot(import.meta.url), 'package.json');
 
 /** The app's version from package.json (read once at start). */
 export function packageVersion(): string {
@@ -25,8 +29,11 @@ async function healthRoutes(fastify: FastifyInstance, options: { sources: Health
   app.get('/', { schema: { response: { 200: Envelope(Health) } } }, async () => ok(await collectHealth(options.sources)));
 }
 
-/** GET /api/health (public): database, drivers, each sensor's last sample age, CPU temperature. */
-export function createHealthFeature(ctx: AppContext, uses: { sampler: Pick<SamplingLoop, 'lastSampleAt'> }): Feature {
+/** GET /api/health (public): database, drivers, each sensor's last sample age, CPU temperature, the MQTT bridge. */
+export function createHealthFeature(
+  ctx: AppContext,
+  uses: { sampler: Pick<SamplingLoop, 'lastSampleAt' | 'healthy'>; mqttStatus?: () => MqttStatus },
+): Feature {
   const builtAtMs = performance.now();
   const sources: HealthSources = {
     clock: ctx.clock,
@@ -34,9 +41,11 @@ export function createHealthFeature(ctx: AppContext, uses: { sampler: Pick<Sampl
     checkDatabase: () => void ctx.database.sqlite.prepare('SELECT 1').get(),
     driverStatus: () => ctx.hardware.status(),
     lastSampleAt: (sensorType) => uses.sampler.lastSampleAt(sensorType),
+    samplerHealthy: () => uses.sampler.healthy(),
     cpuTemperatureC: cpuTemperatureReader(),
     version: packageVersion(),
     hardwareMode: ctx.config.hardware,
+    mqttStatus: uses.mqttStatus,
   };
   return {
     name: 'health',

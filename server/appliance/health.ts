@@ -2,6 +2,7 @@ import type { Clock } from '../../drivers/clock.ts';
 import { readFile } from 'node:fs/promises';
 import Type, { type Static } from 'typebox';
 import { NullableNumber } from '../contract/common.ts';
+import { MqttStatus } from '../contract/fleet.ts';
 import { SENSOR_TYPES, STALE_AFTER_MS, type SensorType } from '../contract/reading.ts';
 
 /** The answer of GET /api/health: what an operator (or a monitoring script) checks first. */
@@ -15,6 +16,8 @@ export const Health = Type.Object({
   cpuTemperatureC: NullableNumber,
   version: Type.String(),
   hardwareMode: Type.Union([Type.Literal('simulator'), Type.Literal('raspberry-pi')]),
+  /** The MQTT bridge; a broker that is away does not make the gateway degraded (it keeps running alone). */
+  mqtt: Type.Optional(MqttStatus),
 });
 export type Health = Static<typeof Health>;
 
@@ -35,10 +38,13 @@ export interface HealthSources {
   /** Epoch ms (gateway clock) of a sensor's last good sample, or null: the sampler's lastSampleAt. */
   lastSampleAt?: (sensorType: SensorType) => number | null;
   driverStatus?: () => DriverStatusView[];
+  /** False when the sampler's last tick got an answer from no sensor at all. */
+  samplerHealthy?: () => boolean;
   /** Reads the SoC temperature in °C, or null where there is none. */
   cpuTemperatureC: () => Promise<number | null>;
   version: string;
   hardwareMode: Health['hardwareMode'];
+  mqttStatus?: () => MqttStatus;
 }
 
 /**
@@ -50,10 +56,13 @@ export function healthStatus(input: {
   sensorAgesSeconds: Record<string, number | null>;
   drivers: DriverStatusView[];
   uptimeSeconds: number;
+  /** False: every sensor failed in the last tick (degraded at once, not only once readings go stale). */
+  samplerHealthy?: boolean;
 }): Health['status'] {
   const staleSeconds = STALE_AFTER_MS / 1000;
   if (!input.databaseOk) return 'degraded';
   if (input.drivers.some((driver) => !driver.available)) return 'degraded';
+  if (input.samplerHealthy === false) return 'degraded';
   for (const age of Object.values(input.sensorAgesSeconds)) {
     if (age === null ? input.uptimeSeconds > staleSeconds : age > staleSeconds) return 'degraded';
   }
@@ -76,7 +85,7 @@ export async function collectHealth(sources: HealthSources): Promise<Health> {
   }
   const drivers = sources.driverStatus?.() ?? [];
   return {
-    status: healthStatus({ databaseOk: database.ok, sensorAgesSeconds: sensors, drivers, uptimeSeconds }),
+    status: healthStatus({ databaseOk: database.ok, sensorAgesSeconds: sensors, drivers, uptimeSeconds, samplerHealthy: sources.samplerHealthy?.() }),
     uptimeSeconds,
     database,
     sensors,
@@ -84,6 +93,7 @@ export async function collectHealth(sources: HealthSources): Promise<Health> {
     cpuTemperatureC: await sources.cpuTemperatureC(),
     version: sources.version,
     hardwareMode: sources.hardwareMode,
+    ...(sources.mqttStatus ? { mqtt: sources.mqttStatus() } : {}),
   };
 }
 

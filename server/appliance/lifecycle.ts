@@ -4,6 +4,8 @@ import type { SystemdNotifier } from './notify.ts';
 /** The part of `process` the lifecycle uses (tests pass an EventEmitter and a fake exit). */
 export interface ProcessLike {
   on(signal: 'SIGTERM' | 'SIGINT', listener: () => void): unknown;
+  /** A worker thread was created (process 'worker' event). */
+  on(event: 'worker', listener: (worker: { once(event: 'exit', listener: () => void): unknown }) => void): unknown;
   removeListener(signal: 'SIGTERM' | 'SIGINT', listener: () => void): unknown;
   exit(code: number): void;
 }
@@ -35,8 +37,8 @@ export interface LifecycleOptions {
   readyStatus: () => string;
   /**
    * Hard deadline of a shutdown. Below the unit's TimeoutStopSec (20 s) so the gateway exits on its
-   * own terms (outputs were made safe by then or the kernel releases them, see strict_gpiod) instead of
-   * being SIGKILLed.
+   * own terms instead of being SIGKILLed; either way the unit's ExecStopPost (scripts/relays-off.mjs)
+   * drives every relay off after the process is gone.
    */
   forceExitAfterMs?: number;
 }
@@ -46,7 +48,8 @@ export const FORCE_EXIT_AFTER_MS = 10_000;
 
 /**
  * Runs the gateway as the appliance's process: start, READY=1, and on SIGTERM/SIGINT one orderly stop
- * (STOPPING=1, then gateway.stop()) bounded by a hard deadline. Exit 0 on a clean stop, 1 otherwise.
+ * (outputs safe, then STOPPING=1 without waiting, then gateway.stop()) bounded by a hard deadline.
+ * Exit 0 on a clean stop, 1 otherwise.
  */
 export async function runAppliance(options: LifecycleOptions): Promise<{ shutdown: (signal: string) => Promise<void> }> {
   const { gateway, notifier, process: proc, clock, logger } = options;
@@ -61,14 +64,18 @@ export async function runAppliance(options: LifecycleOptions): Promise<{ shutdow
         logger.error({ signal, forceExitAfterMs }, 'shutdown took too long: forcing exit');
         proc.exit(1);
       }, forceExitAfterMs);
-      await notifier.stopping();
+      // Outputs first, before anything that could wait: not even sd_notify may stand between a SIGTERM
+      // and the relays going off (design.md, Safety beyond the rules).
       let code = 0;
       try {
         await options.makeOutputsSafe();
+        logger.info({ signal }, 'outputs in their safe state');
       } catch (err) {
         logger.error({ err, signal }, 'could not drive every output to its safe state');
         code = 1;
       }
+      // Non-blocking and not awaited: the manager learns we are stopping, and nothing waits for it.
+      void notifier.stopping();
       try {
         await gateway.stop();
         logger.info({ signal }, 'stopped cleanly');
@@ -90,12 +97,17 @@ export async function runAppliance(options: LifecycleOptions): Promise<{ shutdow
   };
 
   listen();
+  // With pigpio's handlers installed, the end of a worker thread (CSV export, backup) puts pigpio's
+  // SIGTERM handler back in the kernel (seen with Node 20: a SIGTERM after an export exited 255
+  // without our stop; tests/integration/appliance-stop.test.ts). Re-registering ours after each one
+  // keeps the orderly stop.
+  proc.on('worker', (worker) => worker.once('exit', listen));
   await gateway.start();
   // The pigpio C library installs its own SIGTERM/SIGINT handlers (which exit without our orderly
   // stop) when it initialises during start. Re-adding our listeners makes Node re-register its handler
   // with the kernel, so our shutdown runs again.
   listen();
-  notifier.start();
   await notifier.ready(options.readyStatus());
+  notifier.start();
   return { shutdown };
 }

@@ -53,13 +53,16 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     const value = env[name];
     if (value !== undefined && value !== '') raw[key] = parse(value);
   }
+  // GREENHOUSE_MQTT_URL sets a nested key (mqtt.url), so it is merged into the file's mqtt object.
+  const mqttUrl = env.GREENHOUSE_MQTT_URL;
+  if (mqttUrl !== undefined && mqttUrl !== '') raw.mqtt = { ...(isObject(raw.mqtt) ? raw.mqtt : {}), url: mqttUrl };
   Object.assign(raw, overrides);
 
   const withDefaults = Value.Default(ConfigSchema, Value.Clone(raw)) as Config;
   for (const error of Value.Errors(ConfigSchema, withDefaults)) {
     problems.push(describe(error.instancePath, error.message, withDefaults));
   }
-  problems.push(...checkWiring(withDefaults));
+  problems.push(...checkWiring(withDefaults), ...checkMqtt(withDefaults));
   if (problems.length > 0) throw new ConfigError(problems);
 
   return { ...withDefaults, demo: withDefaults.demo ?? withDefaults.hardware === 'simulator' };
@@ -67,9 +70,45 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
 
 function describe(instancePath: string, message: string, config: unknown): string {
   const key = instancePath.replace(/^\//, '').replaceAll('/', '.') || '(root)';
-  const envName = ENV_KEYS.find((e) => e.key === key)?.env;
-  const actual = JSON.stringify(Value.Pointer.Get(config, instancePath));
+  const envName = key === 'mqtt.url' ? 'GREENHOUSE_MQTT_URL' : ENV_KEYS.find((e) => e.key === key)?.env;
+  const value = Value.Pointer.Get(config, instancePath);
+  const actual = SECRET_KEY.test(key.split('.').at(-1) ?? '') ? '(hidden)' : JSON.stringify(value, hideSecrets);
   return `${key}${envName ? ` (${envName})` : ''}: ${message}, got ${actual}`;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Keys whose values never appear in an error message or a log line. */
+const SECRET_KEY = /^(password|pass|secret)$/i;
+
+/** JSON.stringify replacer: secrets hidden, credentials cut out of urls. */
+function hideSecrets(key: string, value: unknown): unknown {
+  if (SECRET_KEY.test(key)) return '(hidden)';
+  return typeof value === 'string' ? withoutCredentials(value) : value;
+}
+
+/** A url without its user info (`mqtt://user:secret@host` -> `mqtt://host`), for messages and logs. */
+export function withoutCredentials(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, '$1');
+}
+
+const MQTT_PROTOCOLS = ['mqtt:', 'mqtts:', 'tcp:', 'ssl:', 'ws:', 'wss:'];
+
+/** The broker url must parse and name a protocol the mqtt package speaks. */
+function checkMqtt(config: Config): string[] {
+  const url = config.mqtt?.url;
+  if (typeof url !== 'string') return [];
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    return [`mqtt.url (GREENHOUSE_MQTT_URL): expected a broker url such as mqtt://192.168.1.10:1883, got ${JSON.stringify(withoutCredentials(url))}`];
+  }
+  if (!MQTT_PROTOCOLS.includes(protocol)) {
+    return [`mqtt.url (GREENHOUSE_MQTT_URL): expected one of ${MQTT_PROTOCOLS.map((p) => `${p}//`).join(', ')}, got ${JSON.stringify(withoutCredentials(url))}`];
+  }
+  return [];
 }
 
 /** Cross-field checks the schema cannot express: unique output ids, device ids and pins. */

@@ -26,6 +26,31 @@ const Output = Type.Object({
   device: Type.Optional(RelayDevice),
 });
 
+/**
+ * The MQTT bridge (design.md, Fleet): off while `url` is unset. The password (or credentials inside
+ * the url) is never printed: config errors and logs show the url without its user info.
+ */
+const Mqtt = Type.Object(
+  {
+    url: Type.Optional(Type.String({ minLength: 1, description: 'mqtt://, mqtts://, ws:// or wss:// broker url' })),
+    username: Type.Optional(Type.String({ minLength: 1 })),
+    password: Type.Optional(Type.String()),
+    /** Topics live under `<baseTopic>/<greenhouseId>/`; no MQTT wildcards, no leading or trailing slash. */
+    baseTopic: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^#+/]+(/[^#+/]+)*$', default: 'greenhouse' }),
+    clientId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    homeAssistant: Type.Object(
+      {
+        discovery: Type.Boolean({ default: true }),
+        prefix: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^#+/]+(/[^#+/]+)*$', default: 'homeassistant' }),
+      },
+      { default: {} },
+    ),
+    /** Most events (sensor ticks, alerts) held while the broker is away or slow; the oldest go first. */
+    queueLimit: Type.Integer({ minimum: 10, maximum: 100000, default: 1000 }),
+  },
+  { default: {} },
+);
+
 export const ConfigSchema = Type.Object({
   port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   host: Type.String({ minLength: 1, default: '0.0.0.0' }),
@@ -104,6 +129,25 @@ export const ConfigSchema = Type.Object({
     },
     { default: {} },
   ),
+  /** Where the greenhouse stands: sunrise/sunset schedules need it (decimal degrees, north and east positive). */
+  site: Type.Object(
+    {
+      latitude: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
+      longitude: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
+    },
+    { default: {} },
+  ),
+  light: Type.Object(
+    {
+      /**
+       * PPFD (µmol/m²/s) per lux, to estimate the daily light integral from the LDR: 0.0185 for
+       * sunlight (Thimijan & Heins 1983); white LEDs are nearer 0.014-0.019 depending on their spectrum.
+       */
+      ppfdPerLux: Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.0185 }),
+    },
+    { default: {} },
+  ),
+  mqtt: Mqtt,
   smtp: Type.Union(
     [
       Type.Object({
@@ -122,3 +166,4 @@ export const ConfigSchema = Type.Object({
 
 export type Config = Static<typeof ConfigSchema>;
 export type OutputConfig = Config['outputs'][number];
+export type MqttConfig = Config['mqtt'];

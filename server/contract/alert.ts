@@ -26,6 +26,9 @@ export const KNOWN_ALERT_TYPES = [
   'PUMP_MAX_RUNTIME',
   'DRY_RUN_LOCKOUT',
   'INTERLOCK',
+  'SENSOR_LOSS',
+  'HEATER_CUTOFF',
+  'CONDENSATION_RISK',
 ] as const;
 
 export const Alert = Type.Object({

@@ -35,7 +35,18 @@ export const ControlAction = Type.Union([
 ]);
 export type ControlAction = Static<typeof ControlAction>;
 
-/** Each rule is a number or null (disabled). */
+/**
+ * One end of a schedule window: a local clock time `HH:MM`, or `sunrise`/`sunset` with an optional
+ * offset in minutes (`sunrise+30`, `sunset-15`), which needs config site.latitude/longitude.
+ */
+export const SCHEDULE_TIME_PATTERN = '^(([01][0-9]|2[0-3]):[0-5][0-9]|(sunrise|sunset)([+-][0-9]{1,3})?)$';
+export const ScheduleTime = Type.String({ pattern: SCHEDULE_TIME_PATTERN, description: 'HH:MM, sunrise, sunset, sunrise+30, sunset-15' });
+
+/** The window in which the device's rules act; outside it the device is off. `from` may be after `to` (across midnight). */
+export const Schedule = Type.Object({ from: ScheduleTime, to: ScheduleTime }, { additionalProperties: false });
+export type Schedule = Static<typeof Schedule>;
+
+/** Each rule is a number or null (disabled); `schedule` null means always. */
 export const AutomationRules = Type.Object({
   temperatureHigh: NullableNumber,
   temperatureLow: NullableNumber,
@@ -43,6 +54,7 @@ export const AutomationRules = Type.Object({
   humidityLow: NullableNumber,
   soilMoistureLow: NullableNumber,
   lightLevelLow: NullableNumber,
+  schedule: Type.Union([Schedule, Type.Null()]),
 });
 export type AutomationRules = Static<typeof AutomationRules>;
 
@@ -53,7 +65,12 @@ export const EMPTY_RULES: AutomationRules = {
   humidityLow: null,
   soilMoistureLow: null,
   lightLevelLow: null,
+  schedule: null,
 };
+
+/** What a device in auto mode does when an input of its rules is lost: 'off' (safe state) or 'hold'. */
+export const SensorLossAction = Type.Union([Type.Literal('off'), Type.Literal('hold')]);
+export type SensorLossAction = Static<typeof SensorLossAction>;
 
 /** The configured hardware output a device drives; null when the device is unbound (drives nothing). */
 export const OutputBinding = Type.Object({
@@ -77,6 +94,7 @@ export const Device = Type.Object({
   location: Type.String(),
   lastActivated: Type.Union([IsoTimestamp, Type.Null()]),
   automationRules: AutomationRules,
+  sensorLossAction: SensorLossAction,
   output: Type.Union([OutputBinding, Type.Null()]),
   createdAt: IsoTimestamp,
   updatedAt: IsoTimestamp,
@@ -88,6 +106,8 @@ export const ControlSource = Type.Union([
   Type.Literal('rule'),
   Type.Literal('safety'),
   Type.Literal('system'),
+  /** A command on the MQTT bridge's `/set` topic (Home Assistant, Node-RED); the broker's ACL is the gate. */
+  Type.Literal('mqtt'),
 ]);
 export type ControlSource = Static<typeof ControlSource>;
 
@@ -99,7 +119,7 @@ export const ControlLog = Type.Object({
   previousStatus: DeviceStatus,
   newStatus: DeviceStatus,
   source: ControlSource,
-  /** Username for 'user', rule name for 'rule', interlock name for 'safety'. */
+  /** Username for 'user', rule name for 'rule', interlock name for 'safety', 'mqtt' for 'mqtt'. */
   actor: Type.String(),
   reason: Type.String(),
   timestamp: IsoTimestamp,
@@ -123,3 +143,17 @@ export const DeviceStats = Type.Object({
   byType: Type.Array(DeviceTypeStats),
 });
 export type DeviceStats = Static<typeof DeviceStats>;
+
+/** One change of the replayed device state: `status` from `at` on, and why. */
+export const PreviewStep = Type.Object({ at: IsoTimestamp, status: DeviceStatus, reason: Type.String() });
+export type PreviewStep = Static<typeof PreviewStep>;
+
+/** What the rules would have done over the recorded history (POST /api/devices/:deviceId/automation/preview). */
+export const AutomationPreview = Type.Object({
+  switches: Type.Integer({ minimum: 0 }),
+  onSeconds: Type.Number({ minimum: 0 }),
+  energyWh: Type.Number({ minimum: 0 }),
+  /** The first step is the state at the start of the window; every further step is a switch. */
+  timeline: Type.Array(PreviewStep),
+});
+export type AutomationPreview = Static<typeof AutomationPreview>;

@@ -7,3 +7,5 @@ export * from './device.ts';
 export * from './alert.ts';
 export * from './settings.ts';
 export * from './realtime.ts';
+export * from './simulator.ts';
+export * from './fleet.ts';

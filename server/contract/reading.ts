@@ -21,6 +21,14 @@ export const SENSOR_UNITS = {
 } as const;
 export type SensorField = keyof typeof SENSOR_UNITS;
 
+/** The fields each sensor measures: a faulted sensor loses all of them. */
+export const SENSOR_FIELDS: Record<SensorType, readonly SensorField[]> = {
+  DHT11: ['temperature', 'humidity'],
+  LDR: ['lightIntensity'],
+  SOIL_MOISTURE: ['soilMoisture'],
+  WATER_LEVEL: ['waterLevel'],
+};
+
 /** One number per measured field (absent when the sensor does not measure it). */
 export const FieldValues = Type.Object({
   temperature: Type.Optional(Type.Number()),
@@ -42,6 +50,9 @@ export const Reading = Type.Object({
   lightIntensity: Type.Optional(Type.Number()),
   soilMoisture: Type.Optional(Type.Number()),
   waterLevel: Type.Optional(Type.Number()),
+  /** DHT11: air vapour-pressure deficit (kPa) and dew point (°C), derived from temperature and humidity. */
+  vpdKpa: Type.Optional(Type.Number()),
+  dewPointC: Type.Optional(Type.Number()),
   /** The sensor's main value in `unit` (temperature for DHT11). */
   value: Type.Optional(Type.Number()),
   unit: Type.Optional(Type.String()),
@@ -63,6 +74,9 @@ export const AllSensorsUpdate = Type.Object({
   soilMoisture: NullableNumber,
   lightIntensity: NullableNumber,
   waterLevel: NullableNumber,
+  /** From the newest temperature and humidity; null while either is missing. */
+  vpdKpa: NullableNumber,
+  dewPointC: NullableNumber,
   timestamp: IsoTimestamp,
 });
 export type AllSensorsUpdate = Static<typeof AllSensorsUpdate>;
@@ -72,6 +86,9 @@ export type SensorStatus = Static<typeof SensorStatus>;
 
 /** A reading is stale, and its sensor in 'warning', after 5 minutes (spec section 9). */
 export const STALE_AFTER_MS = 5 * 60 * 1000;
+
+/** How uncertain VPD is from a DHT11 (±2 °C, ±5 %RH), shown beside every VPD value. */
+export const DHT11_VPD_UNCERTAINTY_KPA = 0.3;
 
 /** The specification's five ranges, then 30 days and a year (served from the hourly rollups). */
 export const HISTORY_RANGES_HOURS = [1, 6, 24, 72, 168, 720, 8760] as const;
@@ -106,3 +123,14 @@ export interface SensorSnapshot {
   values: Record<SensorField, number | null>;
   readAt: Record<SensorField, string | null>;
 }
+
+/** One local day's estimated daily light integral (GET /api/sensors/light-integral/:greenhouseId). */
+export const LightIntegralDay = Type.Object({
+  /** Local calendar day, YYYY-MM-DD. */
+  date: Type.String(),
+  /** mol/m²/day, estimated from lux with config light.ppfdPerLux. */
+  dliMol: Type.Number({ minimum: 0 }),
+  /** Hours the light was above LIGHT_HOURS_MIN_LUX. */
+  hoursOfLight: Type.Number({ minimum: 0 }),
+});
+export type LightIntegralDay = Static<typeof LightIntegralDay>;

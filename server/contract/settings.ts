@@ -39,6 +39,8 @@ export const DeviceSettings = Type.Object({
     soilMoisturePct: Type.Number({ minimum: 0, maximum: 50 }),
     lightLux: Type.Number({ minimum: 0, maximum: 100000 }),
   }),
+  /** Above this air temperature safety switches every heater off and refuses to switch one on. */
+  heaterCutoffC: Type.Number({ minimum: 5, maximum: 60 }),
 });
 export type DeviceSettings = Static<typeof DeviceSettings>;
 
@@ -72,4 +74,5 @@ export const DEFAULT_DEVICE_SETTINGS: DeviceSettings = {
   minOnSeconds: 30,
   minOffSeconds: 30,
   deadband: { temperatureC: 0.5, humidityPct: 3, soilMoisturePct: 3, lightLux: 50 },
+  heaterCutoffC: 35,
 };

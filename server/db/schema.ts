@@ -105,6 +105,8 @@ export const devices = sqliteTable(
     lastActivatedAt: timestampMs('last_activated_at'),
     /** JSON of contract AutomationRules. */
     automationRules: text('automation_rules', { mode: 'json' }).notNull(),
+    /** What auto mode does when an input of its rules is lost: 'off' (safe state) or 'hold'. */
+    sensorLossAction: text('sensor_loss_action', { enum: ['off', 'hold'] }).notNull().default('off'),
     /** The configured output it drives (config outputs[].outputId), or null when unbound. */
     outputId: text('output_id'),
     createdAt: createdAt(),
@@ -125,7 +127,7 @@ export const controlLog = sqliteTable(
     action: text('action').notNull(),
     previousStatus: text('previous_status').notNull(),
     newStatus: text('new_status').notNull(),
-    source: text('source', { enum: ['user', 'rule', 'safety', 'system'] }).notNull(),
+    source: text('source', { enum: ['user', 'rule', 'safety', 'system', 'mqtt'] }).notNull(),
     actor: text('actor').notNull(),
     reason: text('reason').notNull(),
     createdAt: createdAt(),

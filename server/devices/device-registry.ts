@@ -1,5 +1,5 @@
 import type { Clock } from '../../drivers/clock.ts';
-import type { AddableDeviceType, AutomationRules, Device, DeviceType } from '../contract/device.ts';
+import type { AddableDeviceType, AutomationRules, Device, DeviceType, SensorLossAction } from '../contract/device.ts';
 import type { EventBus } from '../events/bus.ts';
 import { conflict, invalid, notFound } from '../domain/errors.ts';
 import { isOnStatus, safeStatusFor } from './actions.ts';
@@ -22,11 +22,19 @@ export interface UpdateDeviceInput {
   outputId?: string | null;
 }
 
+export interface AutomationChanges {
+  automationRules?: Partial<AutomationRules>;
+  autoMode?: boolean;
+  sensorLossAction?: SensorLossAction;
+}
+
 export interface DeviceRegistryDeps {
   repo: DevicesRepo;
   control: ControlService;
   bus: EventBus;
   clock: Clock;
+  /** Refuses a schedule the gateway cannot follow (sunrise/sunset without a configured site). */
+  checkSchedule?: (schedule: NonNullable<AutomationRules['schedule']>) => void;
 }
 
 /** Adding, changing and removing devices, their automation settings, and the start-up sync with config. */
@@ -96,10 +104,17 @@ export class DeviceRegistry {
     return this.#changed(this.deps.repo.update(deviceId, patch));
   }
 
-  setAutomation(deviceId: string, rules: Partial<AutomationRules> | undefined, autoMode: boolean | undefined): Device {
+  setAutomation(deviceId: string, changes: AutomationChanges): Device {
     const device = this.#get(deviceId);
-    const automationRules = { ...device.automationRules, ...rules };
-    return this.#changed(this.deps.repo.update(deviceId, { automationRules, autoMode: autoMode ?? device.autoMode }));
+    const automationRules = { ...device.automationRules, ...changes.automationRules };
+    if (automationRules.schedule) this.deps.checkSchedule?.(automationRules.schedule);
+    return this.#changed(
+      this.deps.repo.update(deviceId, {
+        automationRules,
+        autoMode: changes.autoMode ?? device.autoMode,
+        sensorLossAction: changes.sensorLossAction ?? device.sensorLossAction,
+      }),
+    );
   }
 
   /** Switches the device off first (its output must not stay energised), then removes it. */

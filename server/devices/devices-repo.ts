@@ -9,6 +9,7 @@ import {
   type DeviceStatus,
   type DeviceType,
   type OutputBinding,
+  type SensorLossAction,
 } from '../contract/device.ts';
 import type { OutputConfig } from '../config/schema.ts';
 import { toIso, type Db } from '../db/open.ts';
@@ -34,6 +35,7 @@ export interface DevicePatch {
   outputId?: string | null;
   autoMode?: boolean;
   automationRules?: AutomationRules;
+  sensorLossAction?: SensorLossAction;
 }
 
 export interface StateChange {
@@ -120,6 +122,7 @@ export class DevicesRepo {
     if (patch.outputId !== undefined) set.outputId = patch.outputId;
     if (patch.autoMode !== undefined) set.autoMode = patch.autoMode;
     if (patch.automationRules !== undefined) set.automationRules = patch.automationRules;
+    if (patch.sensorLossAction !== undefined) set.sensorLossAction = patch.sensorLossAction;
     this.deps.db.update(devices).set(set).where(eq(devices.deviceId, deviceId)).run();
     return this.find(deviceId)!;
   }
@@ -201,6 +204,7 @@ export class DevicesRepo {
       location: row.location,
       lastActivated: toIso(row.lastActivatedAt),
       automationRules: { ...EMPTY_RULES, ...(row.automationRules as Partial<AutomationRules>) },
+      sensorLossAction: row.sensorLossAction,
       output: this.#binding(row.outputId),
       createdAt: toIso(row.createdAt),
       updatedAt: toIso(row.updatedAt),

@@ -10,6 +10,9 @@ import { DevicesRepo } from './devices-repo.ts';
 import { QuickActions } from './quick-actions.ts';
 import { deviceRoutes } from './routes.ts';
 import { AutomationRunner } from './rules/automation-runner.ts';
+import { PreviewService } from './rules/preview-service.ts';
+import { RecordedHistory } from './rules/recorded-history.ts';
+import { scheduleChecker, siteOf } from './rules/site.ts';
 import { SafetySupervisor } from './safety/safety-supervisor.ts';
 import { registerDeviceControlCommand } from './ws-command.ts';
 
@@ -47,9 +50,12 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
     logger,
   });
   control = new ControlService({ repo, outputs: hardware.outputs, settings, bus, safety, clock });
-  const registry = new DeviceRegistry({ repo, control, bus, clock });
+  const site = siteOf(config);
+  const checkSchedule = scheduleChecker(site);
+  const registry = new DeviceRegistry({ repo, control, bus, clock, checkSchedule });
   const quickActions = new QuickActions({ repo, registry, control, settings, latestSnapshot: () => latestSnapshot, clock });
-  const automation = new AutomationRunner({ bus, repo, settings, control, clock, logger });
+  const automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site });
+  const preview = new PreviewService({ repo, history: new RecordedHistory(ctx.database.sqlite, greenhouseId), settings, clock, site, checkSchedule });
   registerDeviceControlCommand(uses.hub, control, ctx.resolveGreenhouse);
 
   let offSnapshot: (() => void) | null = null;
@@ -61,7 +67,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
     safety,
     automation,
     async registerRoutes(api) {
-      await api.register(deviceRoutes, { prefix: '/devices', repo, registry, control, quickActions });
+      await api.register(deviceRoutes, { prefix: '/devices', repo, registry, control, quickActions, preview });
     },
     start() {
       registry.syncAtStart();

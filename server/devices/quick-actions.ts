@@ -5,7 +5,7 @@ import { isOnStatus } from './actions.ts';
 import type { ControlService } from './control-service.ts';
 import type { DeviceRegistry } from './device-registry.ts';
 import type { DevicesRepo } from './devices-repo.ts';
-import { evaluateRules } from './rules/engine.ts';
+import { evaluateRules, hasAutomation } from './rules/engine.ts';
 import { configuredRules } from './rules/rule-kinds.ts';
 
 export interface QuickActionsDeps {
@@ -21,21 +21,30 @@ export interface QuickActionsDeps {
 export class QuickActions {
   constructor(private readonly deps: QuickActionsDeps) {}
 
-  async turnOffAll(actor: string): Promise<{ devicesTurnedOff: number }> {
+  /**
+   * Everything off and staying off: auto mode is switched off first on every device that had it, or
+   * its rules would switch it back on at the next tick (issue 17: a fan was back on within 45 s).
+   */
+  async turnOffAll(actor: string): Promise<{ devicesTurnedOff: number; autoModeDisabled: number }> {
+    let autoModeDisabled = 0;
+    for (const device of this.deps.repo.list().filter((d) => d.autoMode)) {
+      this.deps.registry.setAutomation(device.deviceId, { autoMode: false });
+      autoModeDisabled += 1;
+    }
     let devicesTurnedOff = 0;
     for (const device of this.deps.repo.list().filter((d) => isOnStatus(d.status))) {
       await this.deps.control.switchOff(device.deviceId, 'user', actor, 'Turn Off All Devices');
       devicesTurnedOff += 1;
     }
-    return { devicesTurnedOff };
+    return { devicesTurnedOff, autoModeDisabled };
   }
 
-  /** Auto mode on for every device that has at least one rule (auto mode without a rule does nothing). */
+  /** Auto mode on for every device that has a rule or a schedule (auto mode without either does nothing). */
   enableAuto(): { devicesEnabled: number } {
     let devicesEnabled = 0;
     for (const device of this.deps.repo.list()) {
-      if (device.autoMode || configuredRules(device.automationRules).length === 0) continue;
-      this.deps.registry.setAutomation(device.deviceId, undefined, true);
+      if (device.autoMode || !hasAutomation(device.automationRules)) continue;
+      this.deps.registry.setAutomation(device.deviceId, { autoMode: true });
       devicesEnabled += 1;
     }
     return { devicesEnabled };
@@ -53,8 +62,9 @@ export class QuickActions {
     for (const device of this.deps.repo.list()) {
       if (device.autoMode || !isOnStatus(device.status)) continue;
       const decision = evaluateRules({
-        // Asked as if in auto mode and without min on time: does a rule want it on right now?
-        device: { ...device, autoMode: true, isOn: true, sinceMs: null },
+        // Asked as if in auto mode and without min on time: does a rule want it on right now? A lost
+        // input says nothing either way, so it keeps the device (hold) rather than the fail-safe.
+        device: { ...device, autoMode: true, sensorLossAction: 'hold', isOn: true, sinceMs: null },
         snapshot,
         deviceSettings,
         nowMs: this.deps.clock.now(),

@@ -8,6 +8,7 @@ import type { ControlService } from './control-service.ts';
 import type { DeviceRegistry } from './device-registry.ts';
 import type { DevicesRepo } from './devices-repo.ts';
 import type { QuickActions } from './quick-actions.ts';
+import type { PreviewService } from './rules/preview-service.ts';
 import {
   AddDeviceBody,
   AutomationBody,
@@ -20,6 +21,8 @@ import {
   FreeOutputsReply,
   LogQuery,
   LogReply,
+  PreviewBody,
+  PreviewReply,
   QuickActionReply,
   StatsReply,
   UpdateDeviceBody,
@@ -31,6 +34,7 @@ export interface DeviceRoutesOptions {
   registry: DeviceRegistry;
   control: ControlService;
   quickActions: QuickActions;
+  preview: PreviewService;
 }
 
 const failures = { 400: FailureEnvelope, 401: FailureEnvelope, 403: FailureEnvelope, 404: FailureEnvelope, 409: FailureEnvelope, 503: FailureEnvelope };
@@ -39,7 +43,7 @@ const actorOf = (request: FastifyRequest) => request.account?.username ?? 'unkno
 /** /api/devices (design.md, Contract; spec section 7). Reads for everyone signed in; changes for writers. */
 export async function deviceRoutes(fastify: FastifyInstance, options: DeviceRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { repo, registry, control, quickActions } = options;
+  const { repo, registry, control, quickActions, preview } = options;
   const writer = { preValidation: requireWriter() };
 
   app.get('/:greenhouseId', { schema: { params: GreenhouseParams, response: { 200: DeviceListReply, ...failures } } }, async () =>
@@ -85,14 +89,20 @@ export async function deviceRoutes(fastify: FastifyInstance, options: DeviceRout
   });
 
   app.post('/:deviceId/automation', { schema: { params: DeviceIdParams, body: AutomationBody, response: { 200: DeviceReply, ...failures } }, ...writer }, async (request) =>
-    ok(registry.setAutomation(request.params.deviceId, request.body.automationRules, request.body.autoMode), 'Automation settings updated successfully'),
+    ok(registry.setAutomation(request.params.deviceId, request.body), 'Automation settings updated successfully'),
+  );
+
+  // A read (it touches nothing), open to viewers too: seeing what a rule would do needs no right to change it.
+  app.post('/:deviceId/automation/preview', { schema: { params: DeviceIdParams, body: PreviewBody, response: { 200: PreviewReply, ...failures } } }, async (request) =>
+    ok(preview.preview(request.params.deviceId, request.body.automationRules, request.body.hours)),
   );
 
   const quick = { schema: { params: GreenhouseParams, response: { 200: QuickActionReply, ...failures } }, ...writer };
 
   app.post('/actions/turn-off-all/:greenhouseId', quick, async (request) => {
     const result = await quickActions.turnOffAll(actorOf(request));
-    return ok(result, `${result.devicesTurnedOff} device(s) turned off`);
+    const autoNote = result.autoModeDisabled > 0 ? `; auto mode switched off on ${result.autoModeDisabled}` : '';
+    return ok(result, `${result.devicesTurnedOff} device(s) turned off${autoNote}`);
   });
 
   app.post('/actions/enable-auto/:greenhouseId', quick, async () => {

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { Envelope } from '../contract/common.ts';
-import { AddableDeviceType, ControlAction, ControlLog, Device, DeviceStats } from '../contract/device.ts';
+import { AddableDeviceType, AutomationPreview, ControlAction, ControlLog, Device, DeviceStats, Schedule, SensorLossAction } from '../contract/device.ts';
 
 export const DeviceIdParams = Type.Object({
   deviceId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
@@ -37,22 +37,37 @@ export const ControlBody = Type.Object({ action: ControlAction });
 
 const Percent = Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]);
 const AnyNumber = Type.Union([Type.Number({ minimum: -100, maximum: 200 }), Type.Null()]);
-export const AutomationBody = Type.Object({
-  automationRules: Type.Optional(
-    Type.Object(
-      {
-        temperatureHigh: Type.Optional(AnyNumber),
-        temperatureLow: Type.Optional(AnyNumber),
-        humidityHigh: Type.Optional(Percent),
-        humidityLow: Type.Optional(Percent),
-        soilMoistureLow: Type.Optional(Percent),
-        lightLevelLow: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 200000 }), Type.Null()])),
-      },
-      { additionalProperties: false },
-    ),
-  ),
-  autoMode: Type.Optional(Type.Boolean()),
-});
+const AutomationRulesBody = Type.Object(
+  {
+    temperatureHigh: Type.Optional(AnyNumber),
+    temperatureLow: Type.Optional(AnyNumber),
+    humidityHigh: Type.Optional(Percent),
+    humidityLow: Type.Optional(Percent),
+    soilMoistureLow: Type.Optional(Percent),
+    lightLevelLow: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 200000 }), Type.Null()])),
+    schedule: Type.Optional(Type.Union([Schedule, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+export const AutomationBody = Type.Object(
+  {
+    automationRules: Type.Optional(AutomationRulesBody),
+    autoMode: Type.Optional(Type.Boolean()),
+    sensorLossAction: Type.Optional(SensorLossAction),
+  },
+  { additionalProperties: false },
+);
+
+/** The rules to try (unset fields keep the device's own) over the last `hours` of recorded readings. */
+export const PreviewBody = Type.Object(
+  {
+    automationRules: AutomationRulesBody,
+    hours: Type.Integer({ minimum: 1, maximum: 168 }),
+  },
+  { additionalProperties: false },
+);
+export const PreviewReply = Envelope(AutomationPreview);
 
 export const LogQuery = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }) });
 
@@ -72,6 +87,7 @@ export const FreeOutputsReply = Envelope(
 export const QuickActionReply = Envelope(
   Type.Object({
     devicesTurnedOff: Type.Optional(Type.Integer()),
+    autoModeDisabled: Type.Optional(Type.Integer()),
     devicesEnabled: Type.Optional(Type.Integer()),
     powerSavedW: Type.Optional(Type.Number()),
   }),

@@ -4,7 +4,7 @@ import type { Reading, SensorSnapshot, SensorType } from '../contract/reading.ts
 import type { Settings } from '../contract/settings.ts';
 
 /** Safety interlocks that override rules and people (design.md, Hardware, sampling and control). */
-export type SafetyKind = 'PUMP_MAX_RUNTIME' | 'DRY_RUN_LOCKOUT' | 'INTERLOCK';
+export type SafetyKind = 'PUMP_MAX_RUNTIME' | 'DRY_RUN_LOCKOUT' | 'INTERLOCK' | 'SENSOR_LOSS' | 'HEATER_CUTOFF';
 
 /**
  * Everything that happens inside the gateway, by name. Features publish here; the realtime hub, the

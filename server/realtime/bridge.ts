@@ -1,4 +1,5 @@
 import type { EventBus } from '../events/bus.ts';
+import { climateMetrics } from '../sensors/climate-metrics.ts';
 import type { RealtimeHub } from './hub.ts';
 
 /** Relays what happens inside the gateway to the browsers, as the specification's events. */
@@ -7,6 +8,7 @@ export function bridgeBusToHub(bus: EventBus, hub: RealtimeHub): () => void {
   const offs = [
     bus.on('sampleTaken', owner, ({ greenhouseId, readings, snapshot }) => {
       for (const reading of readings) hub.broadcast(greenhouseId, 'sensorUpdate', reading);
+      const metrics = climateMetrics(snapshot.values.temperature, snapshot.values.humidity);
       hub.broadcast(greenhouseId, 'allSensorsUpdate', {
         greenhouseId,
         temperature: snapshot.values.temperature,
@@ -14,6 +16,8 @@ export function bridgeBusToHub(bus: EventBus, hub: RealtimeHub): () => void {
         soilMoisture: snapshot.values.soilMoisture,
         lightIntensity: snapshot.values.lightIntensity,
         waterLevel: snapshot.values.waterLevel,
+        vpdKpa: metrics.vpdKpa ?? null,
+        dewPointC: metrics.dewPointC ?? null,
         timestamp: snapshot.takenAt,
       });
     }),

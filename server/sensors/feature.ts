@@ -35,7 +35,7 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
     sampler,
     catchUp,
     async registerRoutes(api) {
-      await api.register(sensorRoutes, { prefix: '/sensors', repo, clock, historyReady: () => catchUp.whenCurrent() });
+      await api.register(sensorRoutes, { prefix: '/sensors', repo, clock, historyReady: () => catchUp.whenCurrent(), ppfdPerLux: ctx.config.light.ppfdPerLux });
     },
     start: () => {
       // Rollups catch up in the background (a restored database); history requests wait for them.

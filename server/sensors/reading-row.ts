@@ -1,5 +1,6 @@
 import { toIso } from '../db/open.ts';
 import type { Reading, SensorField, SensorType } from '../contract/reading.ts';
+import { climateMetrics } from './climate-metrics.ts';
 
 /** A `readings` row as better-sqlite3 returns it (snake_case columns). */
 export interface ReadingRow {
@@ -41,6 +42,7 @@ export function readingFromRow(row: ReadingRow): Reading {
   };
   if (row.temperature_c !== null) reading.temperature = row.temperature_c;
   if (row.humidity_pct !== null) reading.humidity = row.humidity_pct;
+  if (row.sensor_type === 'DHT11') Object.assign(reading, climateMetrics(row.temperature_c, row.humidity_pct));
   if (row.light_lux !== null) reading.lightIntensity = row.light_lux;
   if (row.soil_moisture_pct !== null) reading.soilMoisture = row.soil_moisture_pct;
   if (row.water_level_cm !== null) reading.waterLevel = row.water_level_cm;

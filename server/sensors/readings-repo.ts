@@ -36,7 +36,7 @@ export const HISTORY_BUCKET_MS: Record<number, number> = {
   8760: 12 * 3_600_000,
 };
 
-/** Any other range (never from the routes, which allow only the five): ~1,000 buckets, at least 1 s. */
+/** Any other range (never from the routes, which allow only HISTORY_RANGES_HOURS): ~1,000 buckets, at least 1 s. */
 export function bucketMsFor(hours: number): number {
   return HISTORY_BUCKET_MS[hours] ?? Math.max(1000, Math.ceil((hours * HOUR_MS) / 1000 / 1000) * 1000);
 }
@@ -209,6 +209,15 @@ export class ReadingsRepo {
       avgLightIntensity: round(meanOf(b.sums[2]!), 0),
       avgSoilMoisture: round(meanOf(b.sums[3]!), 1),
     }));
+  }
+
+  /** The LDR's mean lux per bucket of `bucketMs` in [fromMs, untilMs) (the daily light integral). */
+  lightBuckets(greenhouseId: string, fromMs: number, untilMs: number, bucketMs: number): Array<{ atMs: number; meanLux: number }> {
+    const rows = this.#aggregate({ greenhouseId, sensorType: 'LDR', fromMs, untilMs, grouping: { by: 'bucket', bucketMs } });
+    return rows.flatMap((row) => {
+      const meanLux = meanOf(row.fields.light_lux);
+      return meanLux === null ? [] : [{ atMs: row.atMs!, meanLux }];
+    });
   }
 
   #aggregate(query: AggregateQuery): AggregateRow[] {

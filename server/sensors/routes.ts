@@ -5,7 +5,8 @@ import { GreenhouseParams } from '../contract/common.ts';
 import { ok } from '../http/reply.ts';
 import { TurnTaking } from '../history/turn-taking.ts';
 import type { ReadingsRepo } from './readings-repo.ts';
-import { failures, HistoricalQuery, HistoricalReply, HoursQuery, HourlyReply, LatestReply, StatsReply } from './schemas.ts';
+import { dailyLightIntegral, LIGHT_BUCKET_MS, windowStartMs } from './light-integral.ts';
+import { failures, HistoricalQuery, HistoricalReply, HoursQuery, HourlyReply, LatestReply, LightIntegralQuery, LightIntegralReply, StatsReply } from './schemas.ts';
 import { sensorStatus } from './status.ts';
 
 export interface SensorRoutesOptions {
@@ -13,6 +14,8 @@ export interface SensorRoutesOptions {
   clock: Clock;
   /** Resolves when the rollups are current enough to answer from (after a restore, their catch-up). */
   historyReady?: () => Promise<void>;
+  /** Config light.ppfdPerLux: the daily light integral's lux-to-PPFD factor. */
+  ppfdPerLux: number;
 }
 
 const DEFAULT_HOURS = 24;
@@ -25,6 +28,18 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
   // One history query per event-loop turn, however many dashboards ask at once.
   const turns = new TurnTaking();
   const params = GreenhouseParams;
+
+  // Estimated from the LDR's lux over the 5-minute rollups, per local day (design.md, Climate metrics).
+  app.get(
+    '/light-integral/:greenhouseId',
+    { schema: { params, querystring: LightIntegralQuery, response: { 200: LightIntegralReply, ...failures } } },
+    async (request) => {
+      const nowMs = clock.now();
+      await historyReady();
+      const buckets = await turns.run(() => repo.lightBuckets(request.params.greenhouseId, windowStartMs(nowMs, request.query.days ?? 7), nowMs + 1, LIGHT_BUCKET_MS));
+      return ok(dailyLightIntegral(buckets, LIGHT_BUCKET_MS, options.ppfdPerLux));
+    },
+  );
 
   app.get('/latest/:greenhouseId', { schema: { params, response: { 200: LatestReply, ...failures } } }, async (request) => {
     const nowMs = clock.now();

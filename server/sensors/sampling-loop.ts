@@ -30,6 +30,15 @@ export interface SamplingLoopDeps {
   options?: Partial<SamplingLoopOptions>;
 }
 
+/** Whether the loop does its job (the systemd watchdog feeds on `alive`; see liveness()). */
+export type SamplerLiveness = { alive: true } | { alive: false; reason: string };
+
+/**
+ * How late a tick may end, or the next one start, before the loop counts as wedged: above a read
+ * timeout plus the database write, far below systemd's watchdog period reaction.
+ */
+export const LIVENESS_GRACE_MS = 30_000;
+
 export interface TickResult {
   atMs: number;
   durationMs: number;
@@ -57,6 +66,8 @@ export class SamplingLoop {
   #running = false;
   #tickInProgress: Promise<TickResult> | null = null;
   #lastTickStartMs: number | null = null;
+  #nextTickDueMs: number | null = null;
+  #lastTickAllFailed = false;
   #unsubscribe: (() => void) | null = null;
 
   constructor(deps: SamplingLoopDeps) {
@@ -112,14 +123,40 @@ export class SamplingLoop {
     return this.#health.report();
   }
 
+  /**
+   * For the systemd watchdog, whatever the interval (up to an hour): alive while the loop is started,
+   * its tick in progress (if any) is within its read budget, and the next tick is not overdue. A hung
+   * native read cannot keep a tick open (every read has its own timeout), so a tick that never ends
+   * means the loop itself is broken. A tick in which every sensor failed still counts as alive: the
+   * loop ran, and a restart would not bring a disconnected sensor back (see healthy()).
+   */
+  liveness(): SamplerLiveness {
+    if (!this.#running) return { alive: false, reason: 'the sampling loop is not running' };
+    const nowMs = this.#deps.clock.now();
+    if (this.#tickInProgress && this.#lastTickStartMs !== null) {
+      const overMs = nowMs - this.#lastTickStartMs - this.#options.maxBudgetMs - LIVENESS_GRACE_MS;
+      return overMs > 0 ? { alive: false, reason: `a sampling tick has run for ${Math.round((nowMs - this.#lastTickStartMs) / 1000)} s` } : { alive: true };
+    }
+    if (this.#nextTickDueMs === null) return { alive: false, reason: 'no sampling tick is scheduled' };
+    const lateMs = nowMs - this.#nextTickDueMs;
+    return lateMs > LIVENESS_GRACE_MS ? { alive: false, reason: `the next sampling tick is ${Math.round(lateMs / 1000)} s overdue` } : { alive: true };
+  }
+
+  /** False when the last tick got an answer from no sensor at all (health endpoint, systemctl status). */
+  healthy(): boolean {
+    return !this.#lastTickAllFailed;
+  }
+
   intervalMs(): number {
     return this.#deps.settings.get().systemSettings.updateInterval * 1000;
   }
 
   #schedule(delayMs: number): void {
     if (this.#timer) this.#deps.clock.clearTimeout(this.#timer);
+    this.#nextTickDueMs = this.#deps.clock.now() + Math.max(0, delayMs);
     this.#timer = this.#deps.clock.setTimeout(() => {
       this.#timer = null;
+      this.#nextTickDueMs = null;
       void this.#runScheduled();
     }, Math.max(0, delayMs));
   }
@@ -188,6 +225,7 @@ export class SamplingLoop {
     } catch (err) {
       this.#deps.logger.error({ err }, 'storing sampled readings failed');
     }
+    this.#lastTickAllFailed = this.#readers.length > 0 && failedSensors.length === this.#readers.length;
     const durationMs = clock.now() - startMs;
     this.#deps.bus.emit('samplerTicked', { at: iso(startMs), durationMs, failedSensors });
     return { atMs: startMs, durationMs, stored, failedSensors };

@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { Envelope, FailureEnvelope } from '../contract/common.ts';
-import { HISTORY_RANGES_HOURS, HourlyBucket, Reading, SensorStats, SensorStatus, SensorType } from '../contract/reading.ts';
+import { HISTORY_RANGES_HOURS, HourlyBucket, LightIntegralDay, Reading, SensorStats, SensorStatus, SensorType } from '../contract/reading.ts';
+import { MAX_LIGHT_INTEGRAL_DAYS } from './light-integral.ts';
 
 /** The dashboard's ranges (spec section 9's five, 30 days and a year); anything else is a 400 naming `hours`. */
 const Hours = Type.Integer({ enum: [...HISTORY_RANGES_HOURS], default: 24, description: `one of ${HISTORY_RANGES_HOURS.join(', ')}` });
@@ -23,3 +24,9 @@ export const LatestReply = Envelope(Type.Array(LatestReading));
 export const HistoricalReply = Envelope(Type.Array(Reading));
 export const StatsReply = Envelope(Type.Array(SensorStats));
 export const HourlyReply = Envelope(Type.Array(HourlyBucket));
+
+export const LightIntegralQuery = Type.Object(
+  { days: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIGHT_INTEGRAL_DAYS, default: 7 })) },
+  { additionalProperties: false },
+);
+export const LightIntegralReply = Envelope(Type.Array(LightIntegralDay));

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { httpClient, registerUser } from '../support/http.ts';
 import { seedReadings } from '../support/seed-readings.ts';
+import { deviceTypeName } from '../../web/src/names.ts';
 import { launchBrowser, newPage, signInViaUi, startGatewayForBrowser, type BrowserGateway } from './harness.ts';
 
 const user = { username: 'analyst', password: 'peppers-2026' };
@@ -66,7 +67,8 @@ describe('analytics screen', () => {
     } else {
       const performance = page.getByTestId('device-performance');
       for (const t of byType) {
-        const item = performance.locator('li').filter({ hasText: t._id.replaceAll('_', ' ') });
+        // Issue 17: friendly names ('LED grow light') instead of codes ('LED_LIGHT').
+        const item = performance.locator('li').filter({ hasText: deviceTypeName(t._id) });
         await item.getByText(`Total: ${t.totalDevices}`).waitFor();
         await item.getByText(`Active: ${t.activeDevices}`).waitFor();
       }

@@ -17,7 +17,10 @@ export interface BrowserGateway {
   gateway: Gateway;
   /** http://127.0.0.1:<port> */
   url: string;
+  dataDir: string;
   stop(): Promise<void>;
+  /** Stop the gateway but keep its data dir, to start it again on the same port (an outage, then a restart). */
+  stopKeepingData(): Promise<void>;
 }
 
 export interface GatewayForBrowserOptions {
@@ -25,26 +28,35 @@ export interface GatewayForBrowserOptions {
   demo?: boolean;
   /** Fake hardware behind the driver interfaces (default: the simulator). */
   hardware?: GatewayOptions['hardware'];
+  /** Restart an earlier gateway: its data dir and port (default: a fresh temp dir, an ephemeral port). */
+  restart?: { dataDir: string; port: number };
 }
 
 export async function startGatewayForBrowser(options: GatewayForBrowserOptions = {}): Promise<BrowserGateway> {
   if (!existsSync(join(WEB_DIST, 'index.html'))) {
     throw new Error('web/dist is missing: run `npm run build` before the browser tests (npm test does).');
   }
-  const dataDir = mkdtempSync(join(tmpdir(), 'greenhouse-browser-'));
+  const dataDir = options.restart?.dataDir ?? mkdtempSync(join(tmpdir(), 'greenhouse-browser-'));
   const gateway = await createGateway({
     env: {},
-    overrides: { dataDir, port: 0, host: '127.0.0.1', demo: options.demo ?? false },
+    overrides: { dataDir, port: options.restart?.port ?? 0, host: '127.0.0.1', demo: options.demo ?? false },
     webRoot: WEB_DIST,
     hardware: options.hardware,
   });
   await gateway.start();
+  let stopped = false;
   return {
     gateway,
     url: gateway.url,
+    dataDir,
     async stop() {
-      await gateway.stop();
+      if (!stopped) await gateway.stop();
+      stopped = true;
       rmSync(dataDir, { recursive: true, force: true });
+    },
+    async stopKeepingData() {
+      await gateway.stop();
+      stopped = true;
     },
   };
 }

@@ -30,12 +30,14 @@ describe('dashboard shell', () => {
     await server?.stop();
   });
 
-  it('connects the realtime link: indicator turns Connected, toast and banner say so', async () => {
+  it('connects the realtime link: indicator turns Connected and the banner says so, without a toast on a normal load', async () => {
     const page = await signedInPage();
     await page.getByTestId('connection-status').getByText('Connected', { exact: true }).waitFor();
-    await toasts(page).filter({ hasText: 'Connected to greenhouse system' }).waitFor();
     await page.getByText('System Connected').waitFor();
     await page.getByText('Real-time data updates active').waitFor();
+    // Issue 17: 'Connected to greenhouse system' is news only after an outage (realtime.test.ts), not on every load.
+    await page.waitForTimeout(300);
+    expect(await toasts(page).filter({ hasText: 'Connected to greenhouse system' }).count()).toBe(0);
   });
 
   it('shows the overview stat cards and widgets, with no alerts ringing', async () => {

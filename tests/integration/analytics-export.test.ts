@@ -4,6 +4,7 @@ import { ManualClock } from '../../drivers/clock.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { seedReadings } from '../support/seed-readings.ts';
+import { localIsoTimestamp } from '../../server/analytics/csv-format.ts';
 
 const HOUR_MS = 3_600_000;
 let gateway: TestGateway;
@@ -20,8 +21,8 @@ beforeAll(async () => {
   viewer = await registerUser(http, { username: 'watcher', role: 'viewer' });
   seedReadings(gateway.database.sqlite, [
     { takenAtMs: nowMs - 2 * HOUR_MS, sensorType: 'DHT11', temperatureC: 18, humidityPct: 70 },
-    { takenAtMs: nowMs - 30 * 60_000, sensorType: 'DHT11', temperatureC: 21.5, humidityPct: 64.2 },
-    { takenAtMs: nowMs - 30 * 60_000, sensorType: 'LDR', lightLux: 812 },
+    { takenAtMs: nowMs - 30 * 60_000, sensorType: 'DHT11', temperatureC: 21.4876, humidityPct: 64.2 },
+    { takenAtMs: nowMs - 30 * 60_000, sensorType: 'LDR', lightLux: 11891.079633072639 },
     { takenAtMs: nowMs - 10 * 60_000, sensorType: 'SOIL_MOISTURE', soilMoisturePct: 41.3 },
     { takenAtMs: nowMs - 5 * 60_000, sensorType: 'WATER_LEVEL', waterLevelCm: 22 },
     { takenAtMs: nowMs - 5 * 60_000, sensorType: 'DHT11', greenhouseId: 'elsewhere', temperatureC: 99 },
@@ -30,10 +31,17 @@ beforeAll(async () => {
 });
 afterAll(async () => gateway?.dispose());
 
-const iso = (ms: number) => new Date(ms).toISOString();
+// Issue 17: the gateway's local time with its offset, and values rounded as the dashboard shows them.
+const iso = (ms: number) => localIsoTimestamp(ms);
 
 describe('GET /api/analytics/export/:greenhouseId', () => {
-  it('answers the readings of the range as a CSV attachment, oldest first', async () => {
+  it('writes local time with its offset, exactly the same instant', () => {
+    const ms = Date.UTC(2026, 2, 5, 13, 3, 9);
+    expect(localIsoTimestamp(ms)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+    expect(Date.parse(localIsoTimestamp(ms))).toBe(ms);
+  });
+
+  it('answers the readings of the range as a CSV attachment, oldest first, rounded as shown', async () => {
     const res = await http.get('/api/analytics/export/greenhouse-001?hours=1', viewer);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/csv');
@@ -42,7 +50,7 @@ describe('GET /api/analytics/export/:greenhouseId', () => {
       [
         'timestamp,sensorType,temperature,humidity,lightIntensity,soilMoisture,waterLevel',
         `${iso(nowMs - 30 * 60_000)},DHT11,21.5,64.2,,,`,
-        `${iso(nowMs - 30 * 60_000)},LDR,,,812,,`,
+        `${iso(nowMs - 30 * 60_000)},LDR,,,11891,,`,
         `${iso(nowMs - 10 * 60_000)},SOIL_MOISTURE,,,,41.3,`,
         `${iso(nowMs - 5 * 60_000)},WATER_LEVEL,,,,,22`,
         '',

@@ -231,13 +231,19 @@ describe('quick actions', () => {
     expect((await find('light-1')).autoMode).toBe(false);
   });
 
-  it('turn off all switches every running device off', async () => {
+  it('turn off all switches every running device off and takes devices out of auto mode', async () => {
     await http.post('/api/devices/light-1/control', { action: 'on' }, admin);
     await http.post('/api/devices/pump-1/control', { action: 'turn_on' }, admin);
     await expectRefused(() => http.post(`/api/devices/actions/turn-off-all/${GH}`, undefined, viewer), 403, /read-only/);
+    const autoBefore = (await list()).filter((d) => d.autoMode).length;
     const result = await http.post(`/api/devices/actions/turn-off-all/${GH}`, undefined, admin);
-    expect(result.body.data).toEqual({ devicesTurnedOff: 2 });
+    // Devices in auto mode since the tests above (heater-1 at least): their rules must not switch them
+    // back on (issue 17), so auto mode goes off too.
+    expect(autoBefore).toBeGreaterThan(0);
+    expect(result.body.data).toEqual({ devicesTurnedOff: 2, autoModeDisabled: autoBefore });
+    expect(result.body.message).toBe(`2 device(s) turned off; auto mode switched off on ${autoBefore}`);
     expect((await list()).filter((d) => d.status === 'ON' || d.status === 'OPEN')).toEqual([]);
+    expect((await list()).filter((d) => d.autoMode)).toEqual([]);
   });
 });
 

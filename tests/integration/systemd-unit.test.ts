@@ -37,11 +37,12 @@ describe('systemd/greenhouse-gateway.service', () => {
   });
   if (!hasSystemdAnalyze) it.skip('systemd-analyze is not installed: `apt-get install systemd` to verify the unit', () => {});
 
-  it('is a confined notify service with a sampler-driven watchdog and no restart loop on bad config', () => {
+  it('is a confined notify service with a watchdog and no restart loop on bad config', () => {
     const unit = directives(readFileSync(UNIT, 'utf8'));
     const one = (key: string) => unit.get(key)?.at(-1);
     expect(one('Type')).toBe('notify');
-    expect(one('NotifyAccess')).toBe('all');
+    // The gateway notifies from its own PID (no systemd-notify child any more).
+    expect(one('NotifyAccess')).toBe('main');
     expect(one('WatchdogSec')).toBe('30s');
     expect(one('Restart')).toBe('on-failure');
     expect(one('RestartPreventExitStatus')).toBe('78');
@@ -62,6 +63,10 @@ describe('systemd/greenhouse-gateway.service', () => {
     expect(one('CapabilityBoundingSet')).toBe('CAP_SYS_RAWIO');
     expect(one('SupplementaryGroups')).toBe('gpio i2c');
     expect(one('RestrictAddressFamilies')).toBe('AF_UNIX AF_INET AF_INET6 AF_NETLINK');
+    // Compiled JavaScript with plain node (no tsx, no npm); the relays go off after every exit.
+    expect(one('ExecStart')).toBe('/usr/bin/node dist/server/main.js');
+    expect(one('ExecStopPost')).toBe('/usr/bin/node scripts/relays-off.mjs');
+    expect(one('WorkingDirectory')).toBe('/opt/greenhouse-gateway');
     // The shutdown deadline of server/appliance/lifecycle.ts (10 s) must fit inside TimeoutStopSec.
     expect(Number.parseInt(one('TimeoutStopSec')!, 10)).toBeGreaterThan(10);
   });

@@ -26,12 +26,17 @@ export interface ServerProcess {
 }
 
 /**
- * The real gateway as the appliance runs it (`node --import tsx server/main.ts`, as in the systemd
- * unit), in its own process, resolved once /api/health answers.
+ * The real gateway in its own process (by default from the TypeScript sources through tsx; pass
+ * `nodeArgs` to run e.g. the compiled dist/server/main.js as the systemd unit does), resolved once
+ * /api/health answers.
  */
-export async function startServerProcess(env: Record<string, string>, startTimeoutMs = 60_000): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  startTimeoutMs = 60_000,
+  nodeArgs: string[] = ['--import', 'tsx', 'server/main.ts'],
+): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), GREENHOUSE_DEMO: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

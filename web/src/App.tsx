@@ -7,6 +7,7 @@ import { useState, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { createQueryClient } from './api/queries.ts';
+import { Reachability, ReachabilityContext } from './api/reachability.ts';
 import { AuthProvider, useAuth } from './auth/AuthProvider.tsx';
 import { FullPageSpinner } from './components/Spinner.tsx';
 import { Toaster } from './components/toast/index.ts';
@@ -15,8 +16,10 @@ import { LoginScreen } from './screens/LoginScreen.tsx';
 import { DashboardShell } from './shell/DashboardShell.tsx';
 
 export function App() {
-  const [queryClient] = useState(createQueryClient);
+  const [reachability] = useState(() => new Reachability());
+  const [queryClient] = useState(() => createQueryClient(reachability));
   return (
+    <ReachabilityContext.Provider value={reachability}>
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
         <AuthProvider>
@@ -27,6 +30,7 @@ export function App() {
       </BrowserRouter>
       <Toaster />
     </QueryClientProvider>
+    </ReachabilityContext.Provider>
   );
 }
 

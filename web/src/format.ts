@@ -67,3 +67,9 @@ export function formatTimestamp(iso: string | null | undefined): string {
 export function formatAlertType(alertType: string): string {
   return alertType.replace(/_/g, ' ');
 }
+
+/** '14:03': the gateway-outage and "as of" times (24-hour, the phone's local time). */
+export function formatClock(epochMs: number): string {
+  const d = new Date(epochMs);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+}

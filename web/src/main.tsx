@@ -9,3 +9,11 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
+
+// The installable app's service worker (web/public/sw.js): the shell opens offline. Production builds
+// only: in `vite` dev it would cache modules the dev server rewrites.
+if ('serviceWorker' in navigator && import.meta.env.PROD) {
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js').catch((err) => console.warn('Service worker not registered:', err));
+  });
+}

@@ -1,14 +1,16 @@
 import { SerialQueue } from '../../../drivers/delay.ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../../../drivers/clock.ts';
-import type { SensorSnapshot } from '../../contract/reading.ts';
+import type { Device } from '../../contract/device.ts';
+import { SENSOR_FIELDS, type SensorField, type SensorSnapshot, type SensorType } from '../../contract/reading.ts';
 import type { EventBus } from '../../events/bus.ts';
 import { isRefusal } from '../../domain/errors.ts';
 import type { SettingsService } from '../../settings/settings-service.ts';
 import { actionFor, isOnStatus } from '../actions.ts';
 import type { ControlService } from '../control-service.ts';
 import type { DevicesRepo } from '../devices-repo.ts';
-import { evaluateRules } from './engine.ts';
+import { evaluateRules, type RuleDecision } from './engine.ts';
+import type { Site } from './schedule.ts';
 
 export interface AutomationDeps {
   bus: EventBus;
@@ -17,28 +19,58 @@ export interface AutomationDeps {
   control: ControlService;
   clock: Clock;
   logger: Logger;
+  /** Config `site` when both coordinates are set, for sunrise/sunset schedules. */
+  site: Site | null;
 }
 
 /**
- * Applies the rule engine's decisions to the devices in auto mode after every sampling tick, through
- * the ControlService with source 'rule'. A refusal (safety, maintenance) is expected and only logged:
- * the next tick asks again.
+ * Applies the rule engine's decisions to the devices in auto mode after every sampling tick (and at
+ * once when a sensor is declared faulted), through the ControlService: source 'rule', or 'safety' for
+ * the sensor-loss fail-safe, which also raises a SENSOR_LOSS safety event (an alert says why) until
+ * fresh readings return. A refusal (safety, maintenance) is expected and only logged: the next tick
+ * asks again.
  */
 export class AutomationRunner {
-  #off: (() => void) | null = null;
+  #offs: Array<() => void> = [];
   readonly #queue = new SerialQueue();
-  #pending: SensorSnapshot | null = null;
+  #pending = false;
+  #latest: SensorSnapshot | null = null;
+  #sampledThisTick = false;
+  readonly #faulted = new Set<SensorType>();
+  /** Devices whose sensor-loss fail-safe is engaged, with the reason shown in the alert. */
+  readonly #lossEngaged = new Map<string, string>();
 
   constructor(private readonly deps: AutomationDeps) {}
 
   start(): void {
-    this.#off = this.deps.bus.on('sampleTaken', 'devices-automation', ({ snapshot }) => this.#schedule(snapshot));
+    const { bus } = this.deps;
+    this.#offs = [
+      bus.on('sampleTaken', 'devices-automation', ({ snapshot }) => {
+        this.#latest = snapshot;
+        this.#sampledThisTick = true;
+        this.#schedule();
+      }),
+      // A tick where no sensor answered stores nothing, so no sampleTaken: inputs still age and go stale.
+      bus.on('samplerTicked', 'devices-automation', () => {
+        if (!this.#sampledThisTick) this.#schedule();
+        this.#sampledThisTick = false;
+      }),
+      bus.on('sensorHealthChanged', 'devices-automation', ({ sensorType, healthy }) => {
+        if (healthy) this.#faulted.delete(sensorType);
+        else this.#faulted.add(sensorType);
+        // Declared faulted: act now, not at the next tick.
+        if (!healthy) this.#schedule();
+      }),
+      bus.on('deviceRemoved', 'devices-automation', ({ deviceId }) => {
+        this.#lossEngaged.delete(deviceId);
+      }),
+    ];
   }
 
   async stop(): Promise<void> {
-    this.#off?.();
-    this.#off = null;
-    this.#pending = null;
+    for (const off of this.#offs) off();
+    this.#offs = [];
+    this.#pending = false;
     await this.#queue.idle();
   }
 
@@ -47,50 +79,84 @@ export class AutomationRunner {
     return this.#queue.idle();
   }
 
-  // A tick that arrives while the previous one is being applied replaces any tick still waiting:
-  // only the newest readings matter.
-  #schedule(snapshot: SensorSnapshot): void {
-    const alreadyQueued = this.#pending !== null;
-    this.#pending = snapshot;
-    if (alreadyQueued) return;
+  /** The fields whose sensor is declared faulted now. */
+  faultedFields(): Set<SensorField> {
+    return new Set([...this.#faulted].flatMap((type) => SENSOR_FIELDS[type]));
+  }
+
+  // A tick that arrives while the previous one is being applied is merged into one evaluation of the
+  // newest readings: only they matter.
+  #schedule(): void {
+    if (this.#pending) return;
+    this.#pending = true;
     void this.#queue.run(async () => {
-      const next = this.#pending;
-      this.#pending = null;
+      if (!this.#pending) return;
+      this.#pending = false;
       try {
-        if (next) await this.evaluate(next);
+        await this.evaluate(this.#latest);
       } catch (err) {
         this.deps.logger.error({ err }, 'automation tick failed');
       }
     });
   }
 
-  async evaluate(snapshot: SensorSnapshot): Promise<void> {
-    const { repo, settings, control, clock, logger } = this.deps;
+  async evaluate(snapshot: SensorSnapshot | null): Promise<void> {
+    const { repo, settings, clock } = this.deps;
     const deviceSettings = settings.get().deviceSettings;
-    for (const device of repo.list().filter((d) => d.autoMode)) {
+    const faultedFields = this.faultedFields();
+    for (const device of repo.list()) {
+      if (!device.autoMode) {
+        this.#releaseLoss(device, 'auto mode switched off');
+        continue;
+      }
       const isOn = isOnStatus(device.status);
       const decision = evaluateRules({
         device: { ...device, isOn, sinceMs: repo.lastSwitchedAtMs(device.deviceId) },
         snapshot,
         deviceSettings,
         nowMs: clock.now(),
+        faultedFields,
+        site: this.deps.site,
       });
+      if (decision.source === 'safety') this.#engageLoss(device, decision);
+      else this.#releaseLoss(device, 'fresh readings returned');
       if (decision.desired === 'hold' || (decision.desired === 'on') === isOn) continue;
-      try {
-        await control.control({
-          deviceId: device.deviceId,
-          action: actionFor(device.deviceType, decision.desired === 'on'),
-          source: 'rule',
-          actor: decision.ruleName ?? 'automation',
-          reason: decision.reason,
-        });
-      } catch (err) {
-        if (isRefusal(err)) {
-          logger.info({ deviceId: device.deviceId, reason: err.message }, 'automation refused');
-        } else {
-          logger.error({ err, deviceId: device.deviceId }, 'automation could not switch a device');
-        }
+      await this.#apply(device, decision);
+    }
+  }
+
+  async #apply(device: Device, decision: RuleDecision): Promise<void> {
+    try {
+      await this.deps.control.control({
+        deviceId: device.deviceId,
+        action: actionFor(device.deviceType, decision.desired === 'on'),
+        source: decision.source,
+        actor: decision.source === 'safety' ? 'SENSOR_LOSS' : (decision.ruleName ?? 'automation'),
+        reason: decision.reason,
+      });
+    } catch (err) {
+      if (isRefusal(err)) {
+        this.deps.logger.info({ deviceId: device.deviceId, reason: err.message }, 'automation refused');
+      } else {
+        this.deps.logger.error({ err, deviceId: device.deviceId }, 'automation could not switch a device');
       }
     }
+  }
+
+  #engageLoss(device: Device, decision: RuleDecision): void {
+    if (this.#lossEngaged.has(device.deviceId)) return;
+    const message = `${device.deviceName} is in its safe state: ${decision.reason}`;
+    this.#lossEngaged.set(device.deviceId, message);
+    this.#emit(device.deviceId, true, message);
+  }
+
+  #releaseLoss(device: Device, why: string): void {
+    if (!this.#lossEngaged.delete(device.deviceId)) return;
+    this.#emit(device.deviceId, false, `${device.deviceName}: ${why}, automation resumes`);
+  }
+
+  #emit(deviceId: string, active: boolean, message: string): void {
+    const at = new Date(this.deps.clock.now()).toISOString();
+    this.deps.bus.emit('safetyEvent', { greenhouseId: this.deps.repo.greenhouseId, kind: 'SENSOR_LOSS', deviceId, active, message, at });
   }
 }

@@ -7,6 +7,7 @@ import type { EventBus, SafetyKind } from '../../events/bus.ts';
 import { refusedBySafety } from '../../domain/errors.ts';
 import { isOnStatus } from '../actions.ts';
 import type { TurnOnGuard } from '../control-service.ts';
+import { HeaterCutoff } from './heater-cutoff.ts';
 
 /** The dry-run lockout releases only this far above the low level, so a sloshing tank does not flap it. */
 export const TANK_RELEASE_BAND_CM = 2;
@@ -33,7 +34,8 @@ const OPPOSITE: Partial<Record<Device['deviceType'], Device['deviceType']>> = { 
  *   pumps off; it releases at tankLowLevelCm + TANK_RELEASE_BAND_CM. A stale level never acts (no
  *   automatic action on stale data) but keeps an engaged lockout engaged;
  * - heater and cooling never run together: turning one on while the other runs is refused (409), for
- *   users and for rules alike: with rules, the newer request loses and the running device keeps going.
+ *   users and for rules alike: with rules, the newer request loses and the running device keeps going;
+ * - heater cut-off above deviceSettings.heaterCutoffC (heater-cutoff.ts).
  * Every engage and release is published as `safetyEvent`.
  */
 export class SafetySupervisor implements TurnOnGuard {
@@ -43,8 +45,18 @@ export class SafetySupervisor implements TurnOnGuard {
   #dryRunLocked = false;
   #lastLevel: { levelCm: number; readAtMs: number } | null = null;
   #offs: Array<() => void> = [];
+  readonly #heaterCutoff: HeaterCutoff;
 
-  constructor(private readonly deps: SafetyDeps) {}
+  constructor(private readonly deps: SafetyDeps) {
+    this.#heaterCutoff = new HeaterCutoff({
+      clock: deps.clock,
+      deviceSettings: deps.deviceSettings,
+      listDevices: deps.listDevices,
+      isHeater: (device) => device.deviceType === 'HEATER',
+      switchOff: (deviceId, kind, reason) => this.#safeOff(deviceId, kind, reason),
+      emit: (kind, deviceId, active, message) => this.#emit(kind, deviceId, active, message),
+    });
+  }
 
   start(): void {
     this.#offs = [
@@ -66,7 +78,12 @@ export class SafetySupervisor implements TurnOnGuard {
     return this.#dryRunLocked;
   }
 
+  get heaterCutoffEngaged(): boolean {
+    return this.#heaterCutoff.engaged;
+  }
+
   checkTurnOn(device: Device, source: ControlSource, allDevices: readonly Device[]): void {
+    this.#heaterCutoff.checkTurnOn(device);
     if (device.deviceType === 'WATER_PUMP') this.#checkPump(device, source);
     const opposite = OPPOSITE[device.deviceType];
     if (!opposite) return;
@@ -95,8 +112,9 @@ export class SafetySupervisor implements TurnOnGuard {
     }
   }
 
-  /** Dry-run lockout from each sampling tick. */
+  /** Heater cut-off and dry-run lockout from each sampling tick. */
   onSnapshot(snapshot: SensorSnapshot): void {
+    this.#heaterCutoff.onSnapshot(snapshot);
     const levelCm = snapshot.values.waterLevel;
     const readAt = snapshot.readAt.waterLevel;
     if (levelCm !== null && readAt !== null) this.#lastLevel = { levelCm, readAtMs: Date.parse(readAt) };

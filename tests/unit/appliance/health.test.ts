@@ -31,6 +31,10 @@ describe('healthStatus', () => {
     expect(healthStatus({ ...base, sensorAgesSeconds: { ...fresh, DHT11: 301 } })).toBe('degraded');
     expect(healthStatus({ ...base, sensorAgesSeconds: { ...fresh, DHT11: 300 } })).toBe('ok');
   });
+  it('is degraded at once when no sensor answered the last sampling tick', () => {
+    expect(healthStatus({ ...base, samplerHealthy: false })).toBe('degraded');
+    expect(healthStatus({ ...base, samplerHealthy: true })).toBe('ok');
+  });
   it('does not count a sensor without a sample yet until the gateway has run past the stale limit', () => {
     const none = { ...fresh, LDR: null };
     expect(healthStatus({ ...base, sensorAgesSeconds: none, uptimeSeconds: 10 })).toBe('ok');

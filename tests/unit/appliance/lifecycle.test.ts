@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../drivers/clock.ts';
 import { runAppliance, type ProcessLike } from '../../../server/appliance/lifecycle.ts';
 import { SystemdNotifier } from '../../../server/appliance/notify.ts';
-import { EventBus } from '../../../server/events/bus.ts';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -14,10 +13,10 @@ function setup(stop: () => Promise<void> = async () => {}) {
   const exits: number[] = [];
   const proc: ProcessLike & EventEmitter = Object.assign(emitter, { exit: (code: number) => void exits.push(code) });
   const notifier = new SystemdNotifier({
-    bus: new EventBus(silent),
     clock,
     send: async (fields) => void journal.push(fields.join(' ')),
     watchdogMs: 30_000,
+    liveness: () => ({ alive: true }),
     logger: silent,
   });
   const gateway = {
@@ -38,21 +37,39 @@ describe('runAppliance', () => {
   it('says READY=1 only after the gateway listens', async () => {
     const { journal, run } = setup();
     await run();
-    expect(journal).toEqual(['gateway listening', 'READY=1 STATUS=ready']);
+    expect(journal).toEqual(['gateway listening', 'READY=1 STATUS=ready', 'WATCHDOG=1']);
   });
 
-  it('on SIGTERM: STOPPING=1, outputs safe before anything else, the gateway stops, then exit 0', async () => {
+  it('on SIGTERM: outputs safe before anything else, then STOPPING=1, the gateway stops, exit 0', async () => {
     const { journal, proc, exits, run } = setup();
     const { shutdown } = await run();
     proc.emit('SIGTERM');
     await shutdown('SIGTERM'); // the same, already running stop
-    expect(journal.slice(2)).toEqual([
-      'STOPPING=1 STATUS=Stopping: outputs to safe state',
+    expect(journal.slice(3)).toEqual([
       'outputs safe',
+      'STOPPING=1 STATUS=Stopping: outputs to safe state',
       'gateway stop begins',
       'gateway stopped',
     ]);
     expect(exits).toEqual([0]);
+  });
+
+  it('makes the outputs safe even when sd_notify never returns', async () => {
+    const { journal, proc, exits, clock } = setup();
+    const emitter = proc;
+    const hanging = new SystemdNotifier({ clock, send: () => new Promise(() => {}), watchdogMs: null, liveness: () => ({ alive: true }), logger: silent });
+    const gateway = { start: async () => {}, stop: async () => void journal.push('gateway stopped') };
+    const started = runAppliance({
+      gateway, notifier: hanging, process: emitter, clock, logger: silent,
+      makeOutputsSafe: async () => void journal.push('outputs safe'), readyStatus: () => 'ready',
+    });
+    // READY=1 never returns either: the signal handlers are in place before it.
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    emitter.emit('SIGTERM');
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(journal).toEqual(['outputs safe', 'gateway stopped']);
+    expect(exits).toEqual([0]);
+    void started;
   });
 
   it('stops once when SIGINT follows SIGTERM', async () => {
@@ -84,6 +101,20 @@ describe('runAppliance', () => {
     const { shutdown } = await run();
     await shutdown('SIGTERM');
     expect(exits).toEqual([1]);
+  });
+
+  it('re-registers its signal listeners when a worker thread ends (pigpio\'s handler comes back then)', async () => {
+    const { proc, run } = setup();
+    await run();
+    const removed: string[] = [];
+    const removeListener = proc.removeListener.bind(proc);
+    proc.removeListener = (event: string | symbol, listener: (...args: unknown[]) => void) => (removed.push(String(event)), removeListener(event, listener));
+    const worker = new EventEmitter();
+    proc.emit('worker', worker);
+    expect(removed).toEqual([]);
+    worker.emit('exit');
+    expect(removed).toEqual(['SIGTERM', 'SIGINT']);
+    expect(proc.listenerCount('SIGTERM')).toBe(1);
   });
 
   it('keeps exactly one listener per signal after re-registering them', async () => {

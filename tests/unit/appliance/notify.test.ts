@@ -1,93 +1,101 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../drivers/clock.ts';
-import { SystemdNotifier, systemdNotifySender, watchdogIntervalMs, type NotifySender } from '../../../server/appliance/notify.ts';
-import { EventBus } from '../../../server/events/bus.ts';
+import {
+  datagramNotifySender,
+  loadUnixDgram,
+  SystemdNotifier,
+  watchdogIntervalMs,
+  type LivenessCheck,
+  type NotifySender,
+} from '../../../server/appliance/notify.ts';
+import { bindDatagramReceiver } from '../../support/notify-socket.ts';
 
 const silent = { warn: () => {}, error: () => {} };
 
-function setup(watchdogMs: number | null = 30_000, send: NotifySender | null = null) {
+function setup(watchdogMs: number | null = 30_000, liveness: LivenessCheck = () => ({ alive: true }), send: NotifySender | null = null) {
   const sent: string[][] = [];
+  const warnings: string[] = [];
   const clock = new ManualClock();
-  const bus = new EventBus(silent);
   const notifier = new SystemdNotifier({
-    bus,
     clock,
     send: send ?? (async (fields) => void sent.push(fields)),
     watchdogMs,
-    logger: silent,
+    liveness,
+    logger: { warn: (_obj, msg) => warnings.push(msg) },
   });
-  const tick = () => bus.emit('samplerTicked', { at: new Date(clock.now()).toISOString(), durationMs: 12, failedSensors: [] });
-  return { sent, clock, bus, notifier, tick, pings: () => sent.filter((f) => f.includes('WATCHDOG=1')).length };
+  return { sent, warnings, clock, notifier, pings: () => sent.filter((f) => f.includes('WATCHDOG=1')).length };
 }
 
 describe('SystemdNotifier', () => {
-  it('pings the watchdog only after a sampling tick, never from the passing of time alone', async () => {
-    const { clock, notifier, tick, pings } = setup();
+  it('pings every half watchdog period from a timer, whatever the sampling interval', () => {
+    const { clock, notifier, pings } = setup(30_000);
     notifier.start();
-    clock.advance(120_000);
-    expect(pings()).toBe(0);
-    tick();
     expect(pings()).toBe(1);
-  });
-
-  it('pings at most every half watchdog period', () => {
-    const { clock, notifier, tick, pings } = setup(30_000);
-    notifier.start();
-    tick();
     clock.advance(14_999);
-    tick();
     expect(pings()).toBe(1);
     clock.advance(1);
-    tick();
     expect(pings()).toBe(2);
-    for (let i = 0; i < 10; i++) tick();
+    // An hour without a sampling tick (updateInterval 3600) is still an hour of pings.
+    clock.advance(3_600_000);
+    expect(pings()).toBe(2 + 240);
+  });
+
+  it('stops feeding the watchdog while the sampling loop is not alive, and says why once', () => {
+    let alive = true;
+    const { clock, notifier, pings, warnings } = setup(30_000, () => (alive ? { alive: true } : { alive: false, reason: 'the next sampling tick is 45 s overdue' }));
+    notifier.start();
+    alive = false;
+    clock.advance(60_000);
+    expect(pings()).toBe(1);
+    expect(warnings).toEqual(['watchdog not fed: the sampling loop is not alive; systemd will restart the gateway']);
+    alive = true;
+    clock.advance(15_000);
     expect(pings()).toBe(2);
   });
 
   it('sends READY=1 with a status, then STOPPING=1 and no more pings after shutdown began', async () => {
-    const { sent, clock, notifier, tick, pings } = setup();
-    notifier.start();
+    const { sent, clock, notifier, pings } = setup();
     await notifier.ready('Dashboard at http://127.0.0.1:8080');
     expect(sent[0]).toEqual(['READY=1', 'STATUS=Dashboard at http://127.0.0.1:8080']);
+    notifier.start();
     await notifier.stopping();
     expect(sent.at(-1)).toContain('STOPPING=1');
-    clock.advance(60_000);
-    tick();
-    expect(pings()).toBe(0);
+    const before = pings();
+    clock.advance(120_000);
+    expect(pings()).toBe(before);
   });
 
   it('sends no pings when systemd set no watchdog, and nothing at all outside systemd', async () => {
     const noWatchdog = setup(null);
     noWatchdog.notifier.start();
-    noWatchdog.tick();
+    noWatchdog.clock.advance(60_000);
     expect(noWatchdog.pings()).toBe(0);
 
-    const bus = new EventBus(silent);
-    const outside = new SystemdNotifier({ bus, clock: new ManualClock(), send: systemdNotifySender({}), watchdogMs: 30_000, logger: silent });
+    const sender = await datagramNotifySender({}, silent, () => Promise.reject(new Error('must not load unix-dgram')));
+    expect(sender).toBeNull();
+    const outside = new SystemdNotifier({ clock: new ManualClock(), send: sender, watchdogMs: 30_000, liveness: () => ({ alive: true }), logger: silent });
     expect(outside.enabled).toBe(false);
     outside.start();
-    bus.emit('samplerTicked', { at: new Date().toISOString(), durationMs: 1, failedSensors: [] });
     await outside.ready('x');
     await outside.stopping();
   });
 
   it('logs a failed notification instead of throwing', async () => {
-    const warnings: string[] = [];
-    const notifier = new SystemdNotifier({
-      bus: new EventBus(silent),
-      clock: new ManualClock(),
-      send: async () => {
-        throw new Error('no socket');
-      },
-      watchdogMs: null,
-      logger: { warn: (_obj, msg) => warnings.push(msg) },
+    const { notifier, warnings } = setup(null, undefined, async () => {
+      throw new Error('no socket');
     });
     await expect(notifier.ready('x')).resolves.toBeUndefined();
     expect(warnings).toEqual(['sd_notify failed']);
+  });
+
+  it('refuses an abstract socket with a warning rather than writing to a wrong path', async () => {
+    const warnings: string[] = [];
+    const sender = await datagramNotifySender({ NOTIFY_SOCKET: '@/org/freedesktop/systemd1/notify' }, { warn: (_o, msg) => warnings.push(msg) });
+    expect(sender).toBeNull();
+    expect(warnings[0]).toContain('abstract notification sockets are not supported');
   });
 });
 
@@ -101,44 +109,29 @@ describe('watchdogIntervalMs', () => {
   });
 });
 
-// The real sender: `systemd-notify` delivering datagrams to a unix socket. Python binds the datagram
-// socket (Node cannot), standing in for systemd's end.
-const hasTools =
-  spawnSync('systemd-notify', ['--version']).status === 0 && spawnSync('python3', ['--version']).status === 0;
-
-describe.skipIf(!hasTools)('systemdNotifySender over a real datagram socket', () => {
+// The real sender (unix-dgram, in this process, no child) against a real unix datagram socket bound
+// the way systemd binds $NOTIFY_SOCKET.
+describe('datagramNotifySender over a real datagram socket', () => {
   let dir = '';
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('delivers READY=1, STATUS= and WATCHDOG=1 to $NOTIFY_SOCKET', async () => {
+  it('delivers READY=1, STATUS= and WATCHDOG=1 to $NOTIFY_SOCKET as one datagram each', async () => {
     dir = mkdtempSync(join(tmpdir(), 'notify-'));
-    const socketPath = join(dir, 'notify.sock');
-    const receiver = spawn('python3', [
-      '-c',
-      `import socket,sys
-s=socket.socket(socket.AF_UNIX,socket.SOCK_DGRAM); s.bind(sys.argv[1]); print("bound",flush=True)
-while True: print(s.recv(4096).decode().replace("\\n","|"),flush=True)`,
-      socketPath,
-    ]);
-    let output = '';
-    const lines = (want: string) =>
-      new Promise<void>((resolve) => {
-        const check = () => output.includes(want) && resolve();
-        receiver.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          check();
-        });
-        check();
-      });
+    const receiver = await bindDatagramReceiver(join(dir, 'notify.sock'));
     try {
-      await lines('bound');
-      const send = systemdNotifySender({ NOTIFY_SOCKET: socketPath, PATH: process.env.PATH })!;
+      const send = (await datagramNotifySender({ NOTIFY_SOCKET: receiver.path }, silent))!;
       await send(['READY=1', 'STATUS=Dashboard at http://127.0.0.1:8080']);
       await send(['WATCHDOG=1']);
-      await lines('WATCHDOG=1');
-      expect(output).toContain('READY=1|STATUS=Dashboard at http://127.0.0.1:8080');
+      await receiver.waitFor((messages) => messages.length >= 2);
+      expect(receiver.messages).toEqual(['READY=1\nSTATUS=Dashboard at http://127.0.0.1:8080\n', 'WATCHDOG=1\n']);
     } finally {
-      receiver.kill();
+      receiver.close();
     }
+  });
+
+  it('rejects (and never blocks) when nobody listens on the socket', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'notify-'));
+    const send = (await datagramNotifySender({ NOTIFY_SOCKET: join(dir, 'nobody.sock') }, silent, loadUnixDgram))!;
+    await expect(send(['READY=1'])).rejects.toThrow(/send/);
   });
 });

@@ -8,8 +8,8 @@ import { snapshotOf } from '../../support/snapshots.ts';
 const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
 const noMinTimes: DeviceSettings = { ...DEFAULT_DEVICE_SETTINGS, minOnSeconds: 0, minOffSeconds: 0 };
 
-function device(type: DeviceType, rules: Partial<AutomationRules>, isOn = false, sinceMs: number | null = null): RuleDevice {
-  return { deviceType: type, autoMode: true, automationRules: { ...EMPTY_RULES, ...rules }, isOn, sinceMs };
+function device(type: DeviceType, rules: Partial<AutomationRules>, isOn = false, sinceMs: number | null = null, sensorLossAction: 'off' | 'hold' = 'off'): RuleDevice {
+  return { deviceType: type, autoMode: true, automationRules: { ...EMPTY_RULES, ...rules }, sensorLossAction, isOn, sinceMs };
 }
 
 /** Feeds a scripted series (one value a minute) through the engine, applying each decision. Returns the switch times. */
@@ -133,11 +133,11 @@ describe('rule engine: minimum on/off times', () => {
   });
 });
 
-describe('rule engine: stale or missing data holds', () => {
+describe('rule engine: stale or missing data holds with sensorLossAction hold', () => {
   it('does not switch on a stale reading, in either direction', () => {
     const readAt = T0;
     const nowMs = T0 + STALE_AFTER_MS + 1;
-    const off = device('FAN', { temperatureHigh: 30 });
+    const off = device('FAN', { temperatureHigh: 30 }, false, null, 'hold');
     expect(evaluateRules({ device: off, snapshot: snapshotOf({ temperature: 40 }, readAt), deviceSettings: noMinTimes, nowMs }).desired).toBe('hold');
     const on = { ...off, isOn: true };
     const decision = evaluateRules({ device: on, snapshot: snapshotOf({ temperature: 10 }, readAt), deviceSettings: noMinTimes, nowMs });
@@ -146,18 +146,18 @@ describe('rule engine: stale or missing data holds', () => {
   });
 
   it('a reading exactly STALE_AFTER_MS old still counts', () => {
-    const decision = evaluateRules({ device: device('FAN', { temperatureHigh: 30 }), snapshot: snapshotOf({ temperature: 40 }, T0), deviceSettings: noMinTimes, nowMs: T0 + STALE_AFTER_MS });
+    const decision = evaluateRules({ device: device('FAN', { temperatureHigh: 30 }, false, null, 'hold'), snapshot: snapshotOf({ temperature: 40 }, T0), deviceSettings: noMinTimes, nowMs: T0 + STALE_AFTER_MS });
     expect(decision.desired).toBe('on');
   });
 
   it('holds when a field is missing or there is no snapshot at all', () => {
-    const pump = device('WATER_PUMP', { soilMoistureLow: 30 }, true);
+    const pump = device('WATER_PUMP', { soilMoistureLow: 30 }, true, null, 'hold');
     expect(evaluateRules({ device: pump, snapshot: snapshotOf({ temperature: 20 }, T0), deviceSettings: noMinTimes, nowMs: T0 }).desired).toBe('hold');
     expect(evaluateRules({ device: pump, snapshot: null, deviceSettings: noMinTimes, nowMs: T0 }).desired).toBe('hold');
   });
 
   it('another fresh rule that is met still turns the device on', () => {
-    const fan = device('FAN', { temperatureHigh: 30, humidityHigh: 80 });
+    const fan = device('FAN', { temperatureHigh: 30, humidityHigh: 80 }, false, null, 'hold');
     const snapshot = snapshotOf({ humidity: 90 }, T0);
     expect(evaluateRules({ device: fan, snapshot, deviceSettings: noMinTimes, nowMs: T0 })).toMatchObject({ desired: 'on', ruleName: 'humidityHigh' });
   });

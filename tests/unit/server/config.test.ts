@@ -64,3 +64,30 @@ describe('loadConfig', () => {
     expect(problems).toContain('outputs.1.device.deviceId: "p" is already used by outputs.0');
   });
 });
+
+describe('loadConfig: mqtt', () => {
+  it('is off by default and on with GREENHOUSE_MQTT_URL, keeping the file’s other mqtt keys', () => {
+    const off = loadConfig({});
+    expect(off.mqtt).toEqual({ baseTopic: 'greenhouse', homeAssistant: { discovery: true, prefix: 'homeassistant' }, queueLimit: 1000 });
+    const dir = mkdtempSync(join(tmpdir(), 'greenhouse-config-'));
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ mqtt: { url: 'mqtt://file:1883', username: 'gw', baseTopic: 'farm', homeAssistant: { discovery: false } } }));
+    const on = loadConfig({ GREENHOUSE_CONFIG: file, GREENHOUSE_MQTT_URL: 'mqtts://broker.lan:8883' });
+    expect(on.mqtt).toMatchObject({ url: 'mqtts://broker.lan:8883', username: 'gw', baseTopic: 'farm', homeAssistant: { discovery: false, prefix: 'homeassistant' } });
+  });
+
+  it('names the key of a bad value and never prints the password, in a key or inside the url', () => {
+    const problems = [
+      ...problemsOf(() => loadConfig({ GREENHOUSE_MQTT_URL: 'http://gw:hunter2-secret@broker.lan' })),
+      ...problemsOf(() => loadConfig({}, { mqtt: { url: 'mqtt://gw:hunter2-secret@broker.lan', password: 12345678 as never, baseTopic: 'a/#' } as never })),
+    ];
+    const text = problems.join('\n');
+    expect(text).toMatch(/mqtt\.url \(GREENHOUSE_MQTT_URL\): expected one of mqtt:\/\//);
+    expect(text).toContain('"http://broker.lan"');
+    expect(text).toMatch(/mqtt\.password: .*\(hidden\)/);
+    expect(text).toMatch(/mqtt\.baseTopic/);
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('12345678');
+    expect(problemsOf(() => loadConfig({ GREENHOUSE_MQTT_URL: 'not a url' })).join('\n')).toMatch(/mqtt\.url \(GREENHOUSE_MQTT_URL\): expected a broker url/);
+  });
+});

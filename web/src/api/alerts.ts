@@ -1,10 +1,10 @@
 // Alert calls and queries of the Alerts feature. Keys start with 'alerts' so the realtime
 // newAlert/alertResolved events refresh them with the shared active-alerts list.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Alert, AlertStats, Severity } from '../../../server/contract/alert.ts';
-import type { Settings } from '../../../server/contract/settings.ts';
-import { api } from './client.ts';
-import { GREENHOUSE_ID, POLL_INTERVAL_MS } from './queries.ts';
+import { api, ApiError } from './client.ts';
+import { fetchList, POLL_INTERVAL_MS, useGreenhouseId } from './queries.ts';
+import { useGreenhouseSettings } from './settings.ts';
 
 /** Spec section 4: a manual resolve says so. (Copied from server/contract/alert.ts: web imports types only.) */
 export const MANUAL_RESOLUTION = 'Manually resolved by user';
@@ -14,8 +14,8 @@ export type SeverityFilter = 'all' | Severity;
 
 export const alertKeys = {
   all: ['alerts'] as const,
-  history: (status: StatusFilter, severity: SeverityFilter) => ['alerts', 'history', GREENHOUSE_ID, status, severity] as const,
-  stats: ['alerts', 'stats', GREENHOUSE_ID] as const,
+  history: (greenhouseId: string, status: StatusFilter, severity: SeverityFilter) => ['alerts', 'history', greenhouseId, status, severity] as const,
+  stats: (greenhouseId: string) => ['alerts', 'stats', greenhouseId] as const,
 };
 
 /** The query string shared by the history list and its CSV export, so the export has the rows shown. */
@@ -37,82 +37,52 @@ export function takeResolvedHere(id: string): boolean {
 }
 
 export function useAlertHistory(status: StatusFilter, severity: SeverityFilter) {
+  const greenhouseId = useGreenhouseId();
   return useQuery({
-    queryKey: alertKeys.history(status, severity),
-    queryFn: async ({ signal }) => {
-      try {
-        const data = await api.get<Alert[]>(`/api/alerts/${GREENHOUSE_ID}${filterQuery(status, severity)}`, { signal });
-        return Array.isArray(data) ? data : [];
-      } catch (err) {
-        if (signal.aborted) throw err;
-        console.error('Failed to load alerts:', err);
-        return [];
-      }
-    },
+    queryKey: alertKeys.history(greenhouseId, status, severity),
+    queryFn: ({ signal }) => fetchList<Alert>(`/api/alerts/${greenhouseId}${filterQuery(status, severity)}`, signal),
     refetchInterval: POLL_INTERVAL_MS,
   });
 }
 
 export function useAlertStats() {
+  const greenhouseId = useGreenhouseId();
   return useQuery({
-    queryKey: alertKeys.stats,
+    queryKey: alertKeys.stats(greenhouseId),
     queryFn: async ({ signal }) => {
-      try {
-        const envelope = await api.request<AlertStats>('GET', `/api/alerts/stats/${GREENHOUSE_ID}`, undefined, { signal });
-        return ((envelope.stats as AlertStats | undefined) ?? envelope.data ?? null) as AlertStats | null;
-      } catch (err) {
-        if (signal.aborted) throw err;
-        console.error('Failed to load alert stats:', err);
-        return null;
-      }
+      const envelope = await api.request<AlertStats>('GET', `/api/alerts/stats/${greenhouseId}`, undefined, { signal });
+      const stats = (envelope.stats as AlertStats | undefined) ?? envelope.data;
+      if (!stats || typeof stats !== 'object') throw new ApiError('Unexpected answer from the gateway', 200);
+      return stats;
     },
     refetchInterval: POLL_INTERVAL_MS,
   });
 }
 
-/** Settings as the Alert Configuration panel reads them (read-only). */
+/** The alert thresholds (read-only here), from the one settings query. */
 export function useAlertThresholds() {
-  return useQuery({
-    queryKey: ['settings', GREENHOUSE_ID],
-    queryFn: async ({ signal }) => {
-      try {
-        return await api.get<Settings>(`/api/settings/${GREENHOUSE_ID}`, { signal });
-      } catch (err) {
-        if (signal.aborted) throw err;
-        console.error('Failed to load alert thresholds:', err);
-        return null;
-      }
-    },
-    select: (settings) => settings?.alertThresholds ?? null,
-  });
+  const settings = useGreenhouseSettings();
+  return { ...settings, data: settings.data?.alertThresholds };
 }
 
-/** Resolve and delete, each refreshing every alert query afterwards. */
+/** Resolve and delete as mutations, each refreshing every alert query afterwards; the CSV export. */
 export function useAlertActions() {
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: alertKeys.all });
+  const greenhouseId = useGreenhouseId();
+  const onSettled = () => queryClient.invalidateQueries({ queryKey: alertKeys.all });
+  const resolve = useMutation({
+    mutationFn: (id: string) => api.put(`/api/alerts/${id}/resolve`, { actionTaken: MANUAL_RESOLUTION }),
+    onMutate: (id) => void resolvedHere.add(id),
+    onError: (_err, id) => void resolvedHere.delete(id),
+    onSettled,
+  });
+  const remove = useMutation({ mutationFn: (id: string) => api.del(`/api/alerts/${id}`), onSettled });
   return {
-    async resolve(id: string): Promise<void> {
-      resolvedHere.add(id);
-      try {
-        await api.put(`/api/alerts/${id}/resolve`, { actionTaken: MANUAL_RESOLUTION });
-      } catch (err) {
-        resolvedHere.delete(id);
-        throw err;
-      } finally {
-        void refresh();
-      }
-    },
-    async remove(id: string): Promise<void> {
-      try {
-        await api.del(`/api/alerts/${id}`);
-      } finally {
-        void refresh();
-      }
-    },
+    resolve: async (id: string): Promise<void> => void (await resolve.mutateAsync(id)),
+    remove: async (id: string): Promise<void> => void (await remove.mutateAsync(id)),
     exportCsv(status: StatusFilter, severity: SeverityFilter): Promise<void> {
       const day = new Date().toISOString().slice(0, 10);
-      return api.download(`/api/alerts/export/${GREENHOUSE_ID}${filterQuery(status, severity)}`, `alerts-${GREENHOUSE_ID}-${day}.csv`);
+      return api.download(`/api/alerts/export/${greenhouseId}${filterQuery(status, severity)}`, `alerts-${greenhouseId}-${day}.csv`);
     },
   };
 }

@@ -5,6 +5,7 @@
 //   await api.post('/api/devices', body);  api.put(...);  api.del(...);
 //   await api.download('/api/alerts/export/greenhouse-001', 'alerts.csv');    // CSV exports
 //   api.request<T>(...) gives the whole envelope when a screen needs `message` or top-level fields.
+import { humanFailure } from './human-errors.ts';
 import { getToken, signalUnauthorized } from './session-store.ts';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -70,9 +71,10 @@ async function send(method: string, path: string, body: unknown, options: Reques
   if (!response.ok) {
     const payload = await response.json().catch(() => null);
     const serverMessage =
-      payload && typeof payload === 'object' && typeof (payload as { message?: unknown }).message === 'string'
+      humanFailure(payload) ??
+      (payload && typeof payload === 'object' && typeof (payload as { message?: unknown }).message === 'string'
         ? (payload as { message: string }).message || null
-        : null;
+        : null);
     if (response.status === 401 && token) signalUnauthorized();
     throw new ApiError(serverMessage ?? SERVER_ERROR, response.status, payload, serverMessage);
   }

@@ -1,15 +1,9 @@
-// Device Control data: stats, free outputs and the calls that change devices. Keys start with
-// 'devices', so the realtime device events refresh them with the shared device list.
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+// Device Control data: stats, free outputs and the calls that change devices (as mutations). Keys
+// start with 'devices', so the realtime device events refresh them with the shared device list.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AddableDeviceType, AutomationRules, ControlAction, ControlLog, Device, DeviceStats } from '../../../server/contract/device.ts';
-import { api } from './client.ts';
-import { GREENHOUSE_ID, POLL_INTERVAL_MS, queryKeys } from './queries.ts';
-
-export const deviceKeys = {
-  stats: ['devices', 'stats', GREENHOUSE_ID] as const,
-  freeOutputs: ['devices', 'free-outputs', GREENHOUSE_ID] as const,
-};
+import { api, ApiError } from './client.ts';
+import { POLL_INTERVAL_MS, useGreenhouseId } from './queries.ts';
 
 export interface FreeOutput {
   outputId: string;
@@ -27,44 +21,62 @@ export interface NewDevice {
 }
 
 export function useDeviceStats() {
+  const greenhouseId = useGreenhouseId();
   return useQuery({
-    queryKey: deviceKeys.stats,
-    queryFn: ({ signal }) => api.get<DeviceStats>(`/api/devices/stats/${GREENHOUSE_ID}`, { signal }),
+    queryKey: ['devices', 'stats', greenhouseId],
+    queryFn: async ({ signal }) => {
+      const stats = await api.get<DeviceStats>(`/api/devices/stats/${greenhouseId}`, { signal });
+      if (!stats || !Array.isArray(stats.byType)) throw new ApiError('Unexpected answer from the gateway', 200);
+      return stats;
+    },
     refetchInterval: POLL_INTERVAL_MS,
   });
 }
 
 export function useFreeOutputs(enabled: boolean) {
+  const greenhouseId = useGreenhouseId();
   return useQuery({
-    queryKey: deviceKeys.freeOutputs,
-    queryFn: ({ signal }) => api.get<FreeOutput[]>(`/api/devices/free-outputs/${GREENHOUSE_ID}`, { signal }),
+    queryKey: ['devices', 'free-outputs', greenhouseId],
+    queryFn: ({ signal }) => api.get<FreeOutput[]>(`/api/devices/free-outputs/${greenhouseId}`, { signal }),
     enabled,
   });
 }
 
-/** Every device call; each refreshes the device queries when it is done. */
+const device = (deviceId: string) => `/api/devices/${encodeURIComponent(deviceId)}`;
+
+/** Every device call as a mutation; each refreshes the device queries when it is settled. */
 export function useDeviceCommands() {
   const queryClient = useQueryClient();
-  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: [queryKeys.devices[0]] }), [queryClient]);
-  const after = useCallback(
-    async <T,>(call: Promise<T>): Promise<T> => {
-      try {
-        return await call;
-      } finally {
-        void refresh();
-      }
-    },
-    [refresh],
-  );
+  const greenhouseId = useGreenhouseId();
+  const onSettled = () => queryClient.invalidateQueries({ queryKey: ['devices'] });
+  const control = useMutation({
+    mutationFn: ({ deviceId, action }: { deviceId: string; action: ControlAction }) =>
+      api.request<{ device: Device; controlLog: ControlLog }>('POST', `${device(deviceId)}/control`, { action }),
+    onSettled,
+  });
+  const add = useMutation({ mutationFn: (body: NewDevice) => api.request<Device>('POST', '/api/devices', body), onSettled });
+  const remove = useMutation({ mutationFn: (deviceId: string) => api.request<unknown>('DELETE', device(deviceId)), onSettled });
+  const automation = useMutation({
+    mutationFn: ({ deviceId, automationRules, autoMode }: { deviceId: string; automationRules: AutomationRules; autoMode: boolean }) =>
+      api.request<Device>('POST', `${device(deviceId)}/automation`, { automationRules, autoMode }),
+    onSettled,
+  });
+  const quick = useMutation({
+    mutationFn: (action: 'turn-off-all' | 'enable-auto' | 'optimize-power') =>
+      api.request<{ devicesTurnedOff?: number; devicesEnabled?: number; autoModeDisabled?: number; powerSavedW?: number }>(
+        'POST',
+        `/api/devices/actions/${action}/${greenhouseId}`,
+      ),
+    onSettled,
+  });
   return {
-    control: (deviceId: string, action: ControlAction) =>
-      after(api.request<{ device: Device; controlLog: ControlLog }>('POST', `/api/devices/${encodeURIComponent(deviceId)}/control`, { action })),
-    add: (device: NewDevice) => after(api.request<Device>('POST', '/api/devices', device)),
+    control: (deviceId: string, action: ControlAction) => control.mutateAsync({ deviceId, action }),
+    add: (body: NewDevice) => add.mutateAsync(body),
+    remove: (deviceId: string) => remove.mutateAsync(deviceId),
     saveAutomation: (deviceId: string, automationRules: AutomationRules, autoMode: boolean) =>
-      after(api.request<Device>('POST', `/api/devices/${encodeURIComponent(deviceId)}/automation`, { automationRules, autoMode })),
-    turnOffAll: () => after(api.request<{ devicesTurnedOff: number }>('POST', `/api/devices/actions/turn-off-all/${GREENHOUSE_ID}`)),
-    enableAuto: () => after(api.request<{ devicesEnabled: number }>('POST', `/api/devices/actions/enable-auto/${GREENHOUSE_ID}`)),
-    optimizePower: () =>
-      after(api.request<{ devicesTurnedOff: number; powerSavedW: number }>('POST', `/api/devices/actions/optimize-power/${GREENHOUSE_ID}`)),
+      automation.mutateAsync({ deviceId, automationRules, autoMode }),
+    turnOffAll: () => quick.mutateAsync('turn-off-all'),
+    enableAuto: () => quick.mutateAsync('enable-auto'),
+    optimizePower: () => quick.mutateAsync('optimize-power'),
   };
 }

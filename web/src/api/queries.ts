@@ -1,28 +1,47 @@
-// TanStack Query hooks for the data the shell loads and every screen reuses.
+// TanStack Query hooks for the data the shell loads and every screen reuses: one hook per resource.
 // Polling: every 15 s, and only when the last fetch is older than 15 s (spec sections 4 and 9) —
 // staleTime = refetchInterval = 15 s does exactly that. Realtime events invalidate these keys
 // (realtime/event-effects.ts), so screens stay live between polls.
-// Load failures are only logged and the screens show empty data (spec section 8).
-import { QueryClient, useQuery } from '@tanstack/react-query';
+//
+// Query functions THROW on failure (issue 17): TanStack Query then keeps the last good data, sets
+// `isError`, and screens say "unreachable" or "stale" instead of rendering a failure as empty data.
+// Failures are logged once, centrally (spec section 8), by the QueryCache below.
+import { MutationCache, QueryCache, QueryClient, useQuery } from '@tanstack/react-query';
 import type { Alert } from '../../../server/contract/alert.ts';
 import type { Device } from '../../../server/contract/device.ts';
 import type { Reading } from '../../../server/contract/reading.ts';
-import { api } from './client.ts';
+import { api, ApiError } from './client.ts';
+import { useGreenhouseId } from './greenhouse.ts';
+import type { Reachability } from './reachability.ts';
 
-/** The one greenhouse this appliance serves (spec section 9). */
-export const GREENHOUSE_ID = 'greenhouse-001';
+export { DEFAULT_GREENHOUSE_ID, useGreenhouseId } from './greenhouse.ts';
 
 export const POLL_INTERVAL_MS = 15_000;
 
-/** Query keys: screens invalidate by prefix, e.g. queryClient.invalidateQueries({ queryKey: queryKeys.devices }). */
+/**
+ * Query key prefixes: screens invalidate by prefix, e.g. invalidateQueries({ queryKey: queryKeys.devices }).
+ * The full key appends the greenhouse id: [...queryKeys.devices, greenhouseId].
+ */
 export const queryKeys = {
-  latestReadings: ['sensors', 'latest', GREENHOUSE_ID] as const,
-  devices: ['devices', GREENHOUSE_ID] as const,
-  activeAlerts: ['alerts', 'active', GREENHOUSE_ID] as const,
+  latestReadings: ['sensors', 'latest'] as const,
+  devices: ['devices', 'list'] as const,
+  activeAlerts: ['alerts', 'active'] as const,
+  settings: ['settings'] as const,
 } as const;
 
-export function createQueryClient(): QueryClient {
+export function createQueryClient(reachability: Reachability): QueryClient {
   return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        reachability.failed(error);
+        console.error(`Failed to load ${JSON.stringify(query.queryKey)}:`, error);
+      },
+      onSuccess: () => reachability.answered(),
+    }),
+    mutationCache: new MutationCache({
+      onError: (error) => reachability.failed(error),
+      onSuccess: () => reachability.answered(),
+    }),
     defaultOptions: {
       queries: {
         staleTime: POLL_INTERVAL_MS,
@@ -30,45 +49,44 @@ export function createQueryClient(): QueryClient {
         retry: (failures, error) => failures < 1 && !(error as { status?: number }).status,
         refetchOnWindowFocus: true,
       },
+      mutations: { retry: false },
     },
   });
 }
 
-/** Fetch a list; on failure log and answer [] so screens render their empty state (spec section 8). */
-async function listOrEmpty<T>(path: string, signal: AbortSignal): Promise<T[]> {
-  try {
-    const data = await api.get<T[]>(path, { signal });
-    return Array.isArray(data) ? data : [];
-  } catch (err) {
-    if (signal.aborted) throw err;
-    console.error(`Failed to load ${path}:`, err);
-    return [];
-  }
+/** A list answer; anything else is a failure, never an empty list. */
+export async function fetchList<T>(path: string, signal: AbortSignal): Promise<T[]> {
+  const data = await api.get<T[]>(path, { signal });
+  if (!Array.isArray(data)) throw new ApiError('Unexpected answer from the gateway', 200);
+  return data;
 }
 
 const polling = { refetchInterval: POLL_INTERVAL_MS, staleTime: POLL_INTERVAL_MS } as const;
 
 /** Latest reading per sensor type (DHT11, LDR, SOIL_MOISTURE, WATER_LEVEL). */
 export function useLatestReadings() {
+  const greenhouseId = useGreenhouseId();
   return useQuery({
-    queryKey: queryKeys.latestReadings,
-    queryFn: ({ signal }) => listOrEmpty<Reading>(`/api/sensors/latest/${GREENHOUSE_ID}`, signal),
+    queryKey: [...queryKeys.latestReadings, greenhouseId],
+    queryFn: ({ signal }) => fetchList<Reading>(`/api/sensors/latest/${greenhouseId}`, signal),
     ...polling,
   });
 }
 
 export function useDevices() {
+  const greenhouseId = useGreenhouseId();
   return useQuery({
-    queryKey: queryKeys.devices,
-    queryFn: ({ signal }) => listOrEmpty<Device>(`/api/devices/${GREENHOUSE_ID}`, signal),
+    queryKey: [...queryKeys.devices, greenhouseId],
+    queryFn: ({ signal }) => fetchList<Device>(`/api/devices/${greenhouseId}`, signal),
     ...polling,
   });
 }
 
 export function useActiveAlerts() {
+  const greenhouseId = useGreenhouseId();
   return useQuery({
-    queryKey: queryKeys.activeAlerts,
-    queryFn: ({ signal }) => listOrEmpty<Alert>(`/api/alerts/active/${GREENHOUSE_ID}`, signal),
+    queryKey: [...queryKeys.activeAlerts, greenhouseId],
+    queryFn: ({ signal }) => fetchList<Alert>(`/api/alerts/active/${greenhouseId}`, signal),
     ...polling,
   });
 }

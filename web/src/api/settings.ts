@@ -4,6 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { PublicUser } from '../../../server/contract/user.ts';
 import type { Settings } from '../../../server/contract/settings.ts';
 import { api } from './client.ts';
+import { useGreenhouseId } from './greenhouse.ts';
+import { POLL_INTERVAL_MS } from './queries.ts';
 
 /** Spec section 1: the settings screen uses the user's first greenhouseAccess id, or 'default'. */
 export function settingsGreenhouseId(user: PublicUser | null): string {
@@ -12,14 +14,29 @@ export function settingsGreenhouseId(user: PublicUser | null): string {
 
 export const settingsKey = (greenhouseId: string) => ['settings', greenhouseId] as const;
 
-export function useSettings(greenhouseId: string) {
+
+/**
+ * The greenhouse settings: the one hook for this resource. Screens that only read it (thresholds on the
+ * Overview, maintenance mode everywhere) poll it; a form being edited passes `{ live: false }` so a
+ * poll never overwrites what the user typed.
+ */
+export function useSettings(greenhouseId: string, { live = true }: { live?: boolean } = {}) {
   return useQuery({
     queryKey: settingsKey(greenhouseId),
     queryFn: ({ signal }) => api.get<Settings>(`/api/settings/${greenhouseId}`, { signal }),
-    // A form is being edited from it: polling must not overwrite what the user typed.
-    refetchInterval: false,
-    refetchOnWindowFocus: false,
+    refetchInterval: live ? POLL_INTERVAL_MS : false,
+    refetchOnWindowFocus: live,
   });
+}
+
+/** Settings of the greenhouse the dashboard shows. */
+export function useGreenhouseSettings() {
+  return useSettings(useGreenhouseId());
+}
+
+/** Maintenance mode refuses every control except switching off (design.md); undefined while unknown. */
+export function useMaintenanceMode(): boolean | undefined {
+  return useGreenhouseSettings().data?.systemSettings.maintenanceMode;
 }
 
 /** Whether SMTP is configured (email notifications can work); null when unknown. */

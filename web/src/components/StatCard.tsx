@@ -3,7 +3,8 @@ import type { LucideIcon } from 'lucide-react';
 
 export function StatCard({ label, value, icon: Icon, testId, alarm = false }: {
   label: string;
-  value: number;
+  /** A count, or '---' when it is not known (never a 0 for "could not load"). */
+  value: number | string;
   icon: LucideIcon;
   testId: string;
   alarm?: boolean;

@@ -1,13 +1,13 @@
 // React side of the realtime link. Mount inside AuthProvider and QueryClientProvider.
 //   const { connected, subscribe, send } = useRealtime();
 //   useEffect(() => subscribe('newAlert', (alert) => ...), [subscribe]);   // returns the unsubscribe
-//   send('device-control', { deviceId, action: 'toggle', greenhouseId: GREENHOUSE_ID });
+//   send('device-control', { deviceId, action: 'toggle', greenhouseId });   // from useGreenhouseId()
 // Handlers run once per animation frame batch, in arrival order. The shared queries are already
 // kept fresh here (event-effects.ts); screens subscribe only for extra effects such as toasts.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ClientEvents, ServerEvents, ServerMessage } from '../../../server/contract/realtime.ts';
-import { GREENHOUSE_ID } from '../api/queries.ts';
+import { useGreenhouseId } from '../api/queries.ts';
 import { signalUnauthorized } from '../api/session-store.ts';
 import { useAuth } from '../auth/AuthProvider.tsx';
 import { toast } from '../components/toast/index.ts';
@@ -27,6 +27,7 @@ const RealtimeContext = createContext<RealtimeContextValue | null>(null);
 
 export function RealtimeProvider({ children }: { children: ReactNode }) {
   const { token } = useAuth();
+  const greenhouseId = useGreenhouseId();
   const queryClient = useQueryClient();
   const [connected, setConnected] = useState(false);
   const clientRef = useRef<SocketClient | null>(null);
@@ -34,10 +35,11 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!token) return;
-    const client = new SocketClient(token, GREENHOUSE_ID, {
+    const client = new SocketClient(token, greenhouseId, {
       onConnectedChange: setConnected,
-      onJoined: () => {
-        toast.success('Connected to greenhouse system');
+      onJoined: (afterOutage) => {
+        // Say so when the link comes back; a normal page load is not news (issue 17).
+        if (afterOutage) toast.success('Connected to greenhouse system');
         refreshShellData(queryClient);
       },
       onBatch: (batch: readonly ServerMessage[]) => {
@@ -54,23 +56,29 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         }
       },
       onUnauthorized: signalUnauthorized,
-      onProblem: (kind, reason) => toast.error(`Connection ${kind === 'lost' ? 'lost' : 'failed'}: ${reason}`),
+      onProblem: (kind, reason) => {
+        toast.error(`Connection ${kind === 'lost' ? 'lost' : 'failed'}: ${reason}`);
+        // Find out at once whether the gateway itself is gone, rather than at the next 15 s poll.
+        if (kind === 'lost') refreshShellData(queryClient);
+      },
     });
     clientRef.current = client;
     client.start();
-    // A phone waking up or regaining Wi-Fi retries after the 5 attempts were used up.
-    const retry = () => client.retryIfIdle();
+    // A phone waking up, regaining Wi-Fi or the tab regaining focus retries at once, not after the back-off.
+    const retry = () => client.retryNow();
     const onVisible = () => document.visibilityState === 'visible' && retry();
     window.addEventListener('online', retry);
+    window.addEventListener('focus', retry);
     document.addEventListener('visibilitychange', onVisible);
     return () => {
       window.removeEventListener('online', retry);
+      window.removeEventListener('focus', retry);
       document.removeEventListener('visibilitychange', onVisible);
       client.stop();
       clientRef.current = null;
       setConnected(false);
     };
-  }, [token, queryClient]);
+  }, [token, greenhouseId, queryClient]);
 
   const subscribe = useCallback(<E extends keyof ServerEvents>(event: E, handler: Handler<E>) => {
     const handlers = handlersRef.current;

@@ -27,8 +27,10 @@ export function applyRealtimeBatch(queryClient: QueryClient, batch: readonly Ser
 
   if (readings.length > 0) {
     // Patch the latest-readings cache in place: one reading per sensor type, newest wins.
-    queryClient.setQueryData<Reading[]>(queryKeys.latestReadings, (old) => {
-      const bySensor = new Map((old ?? []).map((r) => [r.sensorType, r] as const));
+    queryClient.setQueriesData<Reading[]>({ queryKey: queryKeys.latestReadings }, (old) => {
+      // Nothing loaded yet: leave it to the fetch (a partial list would look like missing sensors).
+      if (!old) return old;
+      const bySensor = new Map(old.map((r) => [r.sensorType, r] as const));
       for (const reading of readings) bySensor.set(reading.sensorType, reading);
       return [...bySensor.values()];
     });

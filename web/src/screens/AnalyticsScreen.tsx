@@ -3,8 +3,10 @@
 import { useState } from 'react';
 import { Download } from 'lucide-react';
 import { api, errorMessage } from '../api/client.ts';
-import { ANALYTICS_RANGES, useDeviceStats, useHistory, useHourlyActivity, useSensorStats } from '../api/analytics.ts';
-import { GREENHOUSE_ID } from '../api/queries.ts';
+import { ANALYTICS_RANGES, useDeviceStats, useHourlyActivity, useSensorStats } from '../api/analytics.ts';
+import { useGreenhouseId } from '../api/queries.ts';
+import { useSensorHistory } from '../api/sensors.ts';
+import { QueryGate, UnreachableNotice } from '../components/DataState.tsx';
 import { toast } from '../components/toast/index.ts';
 import { AverageCards } from './analytics/AverageCards.tsx';
 import { DeviceDistribution } from './analytics/DeviceDistribution.tsx';
@@ -18,15 +20,20 @@ import './analytics/analytics.css';
 export function AnalyticsScreen() {
   const [hours, setHours] = useState(24);
   const [exporting, setExporting] = useState(false);
-  const stats = useSensorStats(hours).data ?? [];
-  const hourly = useHourlyActivity(hours).data ?? [];
-  const history = useHistory(hours).data ?? [];
-  const devices = useDeviceStats().data ?? null;
+  const greenhouseId = useGreenhouseId();
+  const statsQuery = useSensorStats(hours);
+  const hourlyQuery = useHourlyActivity(hours);
+  const historyQuery = useSensorHistory(hours, 'all');
+  const devicesQuery = useDeviceStats();
+  const stats = statsQuery.data ?? [];
+  const hourly = hourlyQuery.data ?? [];
+  const history = historyQuery.readings;
+  const devices = devicesQuery.data ?? null;
 
   async function exportReport() {
     setExporting(true);
     try {
-      await api.download(`/api/analytics/export/${GREENHOUSE_ID}?hours=${hours}`, `greenhouse-report-${hours}h.csv`);
+      await api.download(`/api/analytics/export/${greenhouseId}?hours=${hours}`, `greenhouse-report-${hours}h.csv`);
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to export report'));
     } finally {
@@ -57,7 +64,9 @@ export function AnalyticsScreen() {
       <AverageCards stats={stats} />
       <section className="card">
         <h2 className="card-header">Environmental Trends</h2>
-        {history.length === 0 ? (
+        {historyQuery.isError && historyQuery.neverLoaded ? (
+          <UnreachableNotice what="history" />
+        ) : history.length === 0 ? (
           <div className="empty-state">
             <strong>No data available</strong>
             <p>Sensor readings will appear here once data is collected</p>
@@ -69,12 +78,20 @@ export function AnalyticsScreen() {
         )}
       </section>
       <div className="grid grid-2">
-        <DeviceDistribution stats={devices} />
-        <HourlyActivity buckets={hourly} />
+        <QueryGate query={devicesQuery} what="device statistics">
+          <DeviceDistribution stats={devices} />
+        </QueryGate>
+        <QueryGate query={hourlyQuery} what="hourly activity">
+          <HourlyActivity buckets={hourly} />
+        </QueryGate>
       </div>
       <div className="grid grid-2">
-        <SensorPerformance stats={stats} />
-        <DevicePerformance stats={devices} />
+        <QueryGate query={statsQuery} what="sensor statistics">
+          <SensorPerformance stats={stats} />
+        </QueryGate>
+        <QueryGate query={devicesQuery} what="device statistics">
+          <DevicePerformance stats={devices} />
+        </QueryGate>
       </div>
     </div>
   );

@@ -2,11 +2,16 @@
 // and the Add Device / Automation Settings dialogs. Viewers see the same screen without controls.
 import { StatCard } from '../components/StatCard.tsx';
 import { Activity, Bot, Cpu, Plus, Zap, type LucideIcon } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Device } from '../../../server/contract/device.ts';
 import { errorMessage } from '../api/client.ts';
 import { useDeviceCommands, useDeviceStats } from '../api/devices.ts';
 import { useDevices } from '../api/queries.ts';
+import { useReachability } from '../api/reachability.ts';
+import { useMaintenanceMode } from '../api/settings.ts';
+import { StaleNote, UnreachableNotice } from '../components/DataState.tsx';
+import { formatClock, MISSING } from '../format.ts';
+import { MAINTENANCE_REASON } from '../shell/StatusNotices.tsx';
 import { useCanModify } from '../auth/permissions.ts';
 import { Spinner } from '../components/Spinner.tsx';
 import { toast } from '../components/toast/index.ts';
@@ -20,17 +25,23 @@ import './devices/devices.css';
 
 export function DevicesScreen() {
   const devicesQuery = useDevices();
-  const devices = devicesQuery.data ?? [];
+  const devices = useMemo(() => devicesQuery.data ?? [], [devicesQuery.data]);
+  const known = devicesQuery.data !== undefined;
   const stats = useDeviceStats().data;
+  const maintenance = useMaintenanceMode();
+  const { unreachableSinceMs } = useReachability();
+  const controlBlocked = unreachableSinceMs !== null ? `Gateway unreachable since ${formatClock(unreachableSinceMs)}: controls are unavailable.` : null;
+  const switchOnBlocked = maintenance ? MAINTENANCE_REASON : null;
   const canModify = useCanModify();
   const { connected, subscribe } = useRealtime();
   const commands = useDeviceCommands();
   const [adding, setAdding] = useState(false);
   const [automationFor, setAutomationFor] = useState<Device | null>(null);
   const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(new Set());
-  // Devices this browser added: their deviceAdded echo is not news to this user.
+  // Devices this browser added or removed: their deviceAdded/deviceRemoved echo is not news to this user.
   const knownIds = useRef(new Set<string>());
   const ownAdds = useRef(new Set<string>());
+  const ownRemovals = useRef(new Set<string>());
 
   useEffect(() => {
     knownIds.current = new Set(devices.map((d) => d.deviceId));
@@ -45,7 +56,7 @@ export function DevicesScreen() {
   useEffect(
     () =>
       subscribe('deviceRemoved', ({ deviceId }) => {
-        if (knownIds.current.has(deviceId)) toast.info('Device removed');
+        if (knownIds.current.has(deviceId) && !ownRemovals.current.delete(deviceId)) toast.info('Device removed');
       }),
     [subscribe],
   );
@@ -66,6 +77,18 @@ export function DevicesScreen() {
     }
   }
 
+  async function remove(device: Device) {
+    if (!window.confirm(`Remove ${device.deviceName}? It is switched off and no longer shown or controlled.`)) return;
+    ownRemovals.current.add(device.deviceId);
+    try {
+      await commands.remove(device.deviceId);
+      toast.success('Device removed');
+    } catch (err) {
+      ownRemovals.current.delete(device.deviceId);
+      toast.error(errorMessage(err, 'Failed to remove device'));
+    }
+  }
+
   const totalActive = stats?.overall.totalActiveDevices ?? devices.filter((d) => isActive(d.status)).length;
   const autoCount = stats?.overall.totalAutoModeDevices ?? devices.filter((d) => d.autoMode).length;
   const powerW = stats?.overall.totalPowerConsumption ?? devices.filter((d) => isActive(d.status)).reduce((sum, d) => sum + d.powerConsumption, 0);
@@ -83,13 +106,18 @@ export function DevicesScreen() {
       </div>
 
       <div className="grid grid-4">
-        <SummaryCard label="Total Devices" value={devices.length} icon={Cpu} />
-        <SummaryCard label="Active Devices" value={totalActive} icon={Activity} />
-        <SummaryCard label="Auto Mode" value={autoCount} icon={Bot} />
-        <SummaryCard label="Power Usage (W)" value={Math.round(powerW * 10) / 10} icon={Zap} />
+        <SummaryCard label="Total Devices" value={known ? devices.length : MISSING} icon={Cpu} />
+        <SummaryCard label="Active Devices" value={known ? totalActive : MISSING} icon={Activity} />
+        <SummaryCard label="Auto Mode" value={known ? autoCount : MISSING} icon={Bot} />
+        <SummaryCard label="Power Usage (W)" value={known ? Math.round(powerW * 10) / 10 : MISSING} icon={Zap} />
       </div>
+      <StaleNote query={devicesQuery} />
+      {/* Before the device list: on a phone the emergency stop must not be three screens down. */}
+      {canModify && known && devices.length > 0 && <QuickActions blocked={controlBlocked} />}
 
-      {devicesQuery.isPending ? (
+      {devicesQuery.isError && !known ? (
+        <UnreachableNotice what="devices" error={devicesQuery.error} />
+      ) : devicesQuery.isPending ? (
         <div className="center-block">
           <Spinner size="md" />
         </div>
@@ -105,7 +133,8 @@ export function DevicesScreen() {
           )}
         </div>
       ) : (
-        GROUPS.map(({ type, heading }) => {
+        <div className="device-groups">
+        {GROUPS.map(({ type, heading }) => {
           const group = devices.filter((d) => d.deviceType === type);
           if (group.length === 0) return null;
           return (
@@ -115,30 +144,33 @@ export function DevicesScreen() {
                 <span className="badge badge-off">{group.length}</span>
                 <span className="badge badge-on">{group.filter((d) => isActive(d.status)).length} active</span>
               </div>
-              <div className="grid grid-3">
+              <div className="device-grid">
                 {group.map((device) => (
                   <DeviceCard
                     key={device.deviceId}
                     device={device}
                     canModify={canModify}
                     busy={busyIds.has(device.deviceId)}
+                    switchOnBlocked={switchOnBlocked}
+                    controlBlocked={controlBlocked}
                     onControl={control}
                     onAutomation={setAutomationFor}
+                    onRemove={(d) => void remove(d)}
                   />
                 ))}
               </div>
             </section>
           );
-        })
+        })}
+        </div>
       )}
 
-      {canModify && <QuickActions />}
       {adding && <AddDeviceDialog onAdding={(deviceId) => ownAdds.current.add(deviceId)} onClose={() => setAdding(false)} />}
       {automationFor && <AutomationDialog device={automationFor} onClose={() => setAutomationFor(null)} />}
     </div>
   );
 }
 
-function SummaryCard(props: { label: string; value: number; icon: LucideIcon }) {
+function SummaryCard(props: { label: string; value: number | string; icon: LucideIcon }) {
   return <StatCard {...props} testId={`devices-${props.label.toLowerCase().replace(/[^a-z]+/g, '-')}`} />;
 }

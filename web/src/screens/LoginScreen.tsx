@@ -101,11 +101,14 @@ export function LoginScreen() {
           {signingUp && (
             <label className="field">
               <span>Role</span>
-              <select name="role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+              <select name="role" value={role} onChange={(e) => setRole(e.target.value as Role)} aria-describedby="role-hint">
                 <option value="operator">Operator</option>
-                <option value="admin">Admin</option>
                 <option value="viewer">Viewer</option>
               </select>
+              {/* design.md: nobody gets admin by signing up (the gateway refuses it); the first account is admin. */}
+              <span className="field-hint" id="role-hint">
+                Admin accounts are created by an administrator.
+              </span>
             </label>
           )}
 

@@ -1,5 +1,5 @@
-// Overview (spec section 2, "Overview"). Each widget is its own file in ./overview/, in the
-// specification's order.
+// Overview (spec section 2, "Overview"). Each widget is its own file in ./overview/. The readings come
+// first (issue 17: on a phone the grower opens the dashboard to see them), then the link and counts.
 import { ActiveAlertsWidget } from './overview/ActiveAlertsWidget.tsx';
 import { ConnectionBanner } from './overview/ConnectionBanner.tsx';
 import { DeviceStatus } from './overview/DeviceStatus.tsx';
@@ -10,17 +10,13 @@ import { StatCards } from './overview/StatCards.tsx';
 export function OverviewScreen() {
   return (
     <div className="screen">
+      <SensorOverview />
       <ConnectionBanner />
       <StatCards />
-      {/* Slot: Sensor Overview (four reading cards). */}
-      <SensorOverview />
       <div className="grid grid-2">
-        {/* Slot: Device Status (first 4 devices). */}
         <DeviceStatus />
-        {/* Slot: Active Alerts widget (max 4). */}
         <ActiveAlertsWidget max={4} />
       </div>
-      {/* Slot: Environmental Status panel. */}
       <EnvironmentalStatus />
     </div>
   );

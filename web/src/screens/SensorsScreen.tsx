@@ -1,10 +1,12 @@
 // Sensor Monitoring (spec section 2, "Sensors"): live badge and Refresh, current readings, the
 // Historical Data section (range, sensor filter, 'Environmental Trends' chart) and per-sensor details.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Calendar, RefreshCw } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { queryKeys, readingsBySensor, useLatestReadings } from '../api/queries.ts';
 import { useSensorHistory, type SensorFilter } from '../api/sensors.ts';
+import { UnreachableNotice } from '../components/DataState.tsx';
+import { useNow } from '../components/useNow.ts';
 import { useRealtime } from '../realtime/RealtimeProvider.tsx';
 import { EnvironmentalTrends } from './sensors/EnvironmentalTrends.tsx';
 import { ReadingCards } from './sensors/ReadingCards.tsx';
@@ -20,16 +22,6 @@ const FILTERS: Array<{ value: SensorFilter; label: string }> = [
   { value: 'LDR', label: 'Light Intensity' },
   { value: 'SOIL_MOISTURE', label: 'Soil Moisture' },
 ];
-
-/** Re-renders every 30 s so statuses turn to 'warning' as readings age, without new data. */
-function useNow(periodMs = 30_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), periodMs);
-    return () => clearInterval(timer);
-  }, [periodMs]);
-  return now;
-}
 
 export function SensorsScreen() {
   const { connected } = useRealtime();
@@ -90,13 +82,16 @@ export function SensorsScreen() {
           </div>
         </div>
         <h3>Environmental Trends</h3>
+        {history.isError && !history.neverLoaded && <p className="stale-note">Could not refresh the history: showing what was loaded before.</p>}
         <div className="chart-box">
           {history.loading && (
             <div className="chart-loading muted" role="status">
               Loading historical data...
             </div>
           )}
-          {history.readings.length === 0 && !history.loading ? (
+          {history.isError && history.neverLoaded ? (
+            <UnreachableNotice what="history" />
+          ) : history.readings.length === 0 && !history.loading ? (
             <div className="empty-state" data-testid="chart-empty">
               <Calendar size={40} aria-hidden />
               <h3>No data available</h3>

@@ -24,7 +24,7 @@ type TabId = (typeof TABS)[number]['id'];
 export function SettingsScreen() {
   const [tab, setTab] = useState<TabId>('profile');
   const { user } = useAuth();
-  const { isError } = useSettings(settingsGreenhouseId(user));
+  const { isError } = useSettings(settingsGreenhouseId(user), { live: false });
   useEffect(() => {
     if (isError) toast.error('Failed to load settings');
   }, [isError]);

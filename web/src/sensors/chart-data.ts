@@ -82,3 +82,23 @@ export function axisLabel(epochSeconds: number, rangeHours: number): string {
   if (rangeHours <= 168) return `${day} ${time}`;
   return day;
 }
+
+/** The widest axis label of a range, in px at the axis font (12 px system font: ~7 px per character). */
+export function axisLabelWidthPx(rangeHours: number): number {
+  const sample = axisLabel(Date.UTC(2026, 11, 28, 23, 59) / 1000, rangeHours); // two-digit month and day
+  return Math.ceil(sample.length * 7);
+}
+
+/**
+ * The chart in words for screen readers: per line its lowest, highest and latest value. A chart that
+ * is only pixels says nothing to someone who cannot see it.
+ */
+export function summarize(chart: Pick<ChartData, 'series' | 'columns'>, rangeHours: number): string {
+  const parts = chart.series.map((s, i) => {
+    const values = (chart.columns[i + 1] ?? []).filter((v): v is number => typeof v === 'number');
+    if (values.length === 0) return `${s.label}: no readings`;
+    const f = (v: number) => (s.unit === 'lux' ? Math.round(v).toString() : v.toFixed(1));
+    return `${s.label}: lowest ${f(Math.min(...values))}, highest ${f(Math.max(...values))}, latest ${f(values[values.length - 1]!)}`;
+  });
+  return `Chart summary, last ${rangeHours} hours. ${parts.join('. ')}.`;
+}

@@ -1,7 +1,8 @@
 // The signed-in frame: sidebar, header, pull-to-refresh and the screen area.
 // On entry it loads the shared data (latest readings, devices, active alerts) and shows
 // 'Loading greenhouse data...' until the first load settles (spec section 2).
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useActiveAlerts, useDevices, useLatestReadings } from '../api/queries.ts';
 import { Spinner } from '../components/Spinner.tsx';
@@ -9,6 +10,7 @@ import { AlertNotifier } from '../screens/alerts/AlertNotifier.tsx';
 import { DashboardRoutes } from './DashboardRoutes.tsx';
 import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
+import { StatusNotices } from './StatusNotices.tsx';
 import { usePullToRefresh } from './usePullToRefresh.ts';
 
 export function DashboardShell() {
@@ -17,9 +19,15 @@ export function DashboardShell() {
   const readings = useLatestReadings();
   const devices = useDevices();
   const alerts = useActiveAlerts();
-  const firstLoad = readings.isPending || devices.isPending || alerts.isPending;
+  // Pending = no data and no error yet: a failed first load goes on to the screens, which say so.
+  const firstLoad = (readings.isPending && readings.fetchStatus === 'fetching') || (devices.isPending && devices.fetchStatus === 'fetching') || (alerts.isPending && alerts.fetchStatus === 'fetching');
   // "Refreshes all data": every active query, whatever screen is showing.
   const pull = usePullToRefresh(() => queryClient.invalidateQueries());
+  // Each screen opens at its top, not at the scroll position of the previous one.
+  const { pathname } = useLocation();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
 
   return (
     <div className="shell">
@@ -34,6 +42,7 @@ export function DashboardShell() {
           </div>
         )}
         <main className="content">
+          <StatusNotices />
           {firstLoad ? (
             <div className="center-block">
               <Spinner size="lg" label="Loading greenhouse data" />

@@ -7,7 +7,7 @@ import { DEFAULT_ALERT_THRESHOLDS, DEFAULT_DEVICE_SETTINGS, DEFAULT_SYSTEM_SETTI
 import { openDatabase, type OpenedDatabase } from '../../../../server/db/open.ts';
 import { EventBus, type GatewayEvents } from '../../../../server/events/bus.ts';
 import { ReadingsRepo } from '../../../../server/sensors/readings-repo.ts';
-import { SamplingLoop } from '../../../../server/sensors/sampling-loop.ts';
+import { LIVENESS_GRACE_MS, SamplingLoop } from '../../../../server/sensors/sampling-loop.ts';
 import { fakeSensors } from '../../../support/fake-sensors.ts';
 import pino from 'pino';
 
@@ -248,5 +248,48 @@ describe('stuck detection policy', () => {
     expect(run('DHT11', 20, 5000, 200)).toBe(false); // 16 minutes: a calm night, not a fault
     expect(run('DHT11', 20, 5000, hour)).toBe(true);
     expect(run('SOIL_MOISTURE', 40, 1000, 31)).toBe(false); // 31 readings in 31 s: too short
+  });
+});
+
+describe('SamplingLoop liveness (systemd watchdog) and health', () => {
+  it('stays alive through a whole hour between ticks (updateInterval 3600)', async () => {
+    settings.systemSettings.updateInterval = 3600;
+    makeLoop(fakeSensors().sensors).start();
+    await run(0);
+    expect(events.samplerTicked).toHaveLength(1);
+    expect(loop!.liveness()).toEqual({ alive: true });
+    await run(3_540_000, 60_000); // 59 minutes later
+    expect(events.samplerTicked).toHaveLength(1);
+    expect(loop!.liveness()).toEqual({ alive: true });
+    loop!.stop();
+    expect(loop!.liveness()).toEqual({ alive: false, reason: 'the sampling loop is not running' });
+  });
+
+  it('is not alive once the next tick is overdue by more than the grace (a lost timer)', async () => {
+    // A clock that loses every timer set after the first tick: the loop never runs again.
+    let loseTimers = false;
+    const setTimeoutOf = clock.setTimeout.bind(clock);
+    clock.setTimeout = (callback, delayMs) => setTimeoutOf(loseTimers ? () => {} : callback, delayMs);
+    makeLoop(fakeSensors().sensors).start();
+    loseTimers = true;
+    await run(0);
+    await run(5000 + LIVENESS_GRACE_MS);
+    expect(loop!.liveness()).toEqual({ alive: true });
+    await run(1000);
+    expect(loop!.liveness()).toEqual({ alive: false, reason: 'the next sampling tick is 31 s overdue' });
+  });
+
+  it('is not healthy after a tick in which every sensor failed, healthy again when one answers', async () => {
+    const fakes = fakeSensors();
+    for (const sensor of [fakes.climate, fakes.light, fakes.soil, fakes.water]) sensor.mode = 'fail';
+    makeLoop(fakes.sensors).start();
+    await run(4000);
+    expect(events.samplerTicked![0]!.failedSensors).toHaveLength(4);
+    expect(loop!.healthy()).toBe(false);
+    // The loop itself ran: the watchdog keeps being fed (a restart would not reconnect a sensor).
+    expect(loop!.liveness()).toEqual({ alive: true });
+    fakes.soil.mode = 'ok';
+    await run(5000);
+    expect(loop!.healthy()).toBe(true);
   });
 });

@@ -16,6 +16,8 @@ export interface ToastOptions {
 }
 
 export const DEFAULT_TOAST_MS = 4000;
+/** At most this many on screen; a new one pushes the oldest out (issue 17: four alert toasts covered half the Overview). */
+export const MAX_VISIBLE_TOASTS = 3;
 
 type Listener = (toasts: readonly Toast[]) => void;
 
@@ -31,21 +33,28 @@ function emit(): void {
 function show(kind: ToastKind, message: string, options: ToastOptions = {}): number {
   const id = nextId++;
   const durationMs = options.durationMs ?? DEFAULT_TOAST_MS;
+  // The same text already showing (e.g. repeated failures): restart its timer instead of stacking a copy.
+  const twin = toasts.find((t) => t.message === message && t.kind === kind);
+  if (twin) dismissQuietly(twin.id);
   toasts = [...toasts, { id, kind, message, durationMs }];
   timers.set(id, setTimeout(() => dismiss(id), durationMs));
+  while (toasts.length > MAX_VISIBLE_TOASTS) dismissQuietly(toasts[0]!.id);
   emit();
   return id;
 }
 
 export function dismiss(id: number): void {
+  if (dismissQuietly(id)) emit();
+}
+
+function dismissQuietly(id: number): boolean {
   const timer = timers.get(id);
   if (timer) clearTimeout(timer);
   timers.delete(id);
   const next = toasts.filter((t) => t.id !== id);
-  if (next.length !== toasts.length) {
-    toasts = next;
-    emit();
-  }
+  if (next.length === toasts.length) return false;
+  toasts = next;
+  return true;
 }
 
 export function subscribeToasts(listener: Listener): () => void {

@@ -4,6 +4,7 @@ import { Trash2 } from 'lucide-react';
 import { useAlertActions, useAlertHistory, type SeverityFilter, type StatusFilter } from '../../api/alerts.ts';
 import { errorMessage } from '../../api/client.ts';
 import { useCanModify } from '../../auth/permissions.ts';
+import { StaleNote, UnreachableNotice } from '../../components/DataState.tsx';
 import { toast } from '../../components/toast/index.ts';
 import { formatAlertType, formatTimestamp } from '../../format.ts';
 import { SeverityBadge } from './SeverityBadge.tsx';
@@ -57,7 +58,10 @@ export function AlertHistory({ filters, onChange }: { filters: HistoryFilters; o
         </div>
       </div>
       <div className="alert-history-scroll">
-        {history.isPending ? (
+        <StaleNote query={history} />
+        {history.isError && history.data === undefined ? (
+          <UnreachableNotice what="alerts" error={history.error} />
+        ) : history.isPending ? (
           <p className="muted empty-state">Loading alerts...</p>
         ) : alerts.length === 0 ? (
           <p className="muted empty-state">No alerts found</p>

@@ -1,5 +1,6 @@
 // Alert System stat cards: Total, Active, Resolved, Resolution Rate (spec sections 2 and 3).
 import type { AlertStats } from '../../../../server/contract/alert.ts';
+import { MISSING } from '../../format.ts';
 
 /** Resolved / total, rounded to a whole percent; 0 when there are no alerts. */
 export function resolutionRate(stats: AlertStats | null | undefined): number {
@@ -8,11 +9,13 @@ export function resolutionRate(stats: AlertStats | null | undefined): number {
 }
 
 export function AlertStatsCards({ stats }: { stats: AlertStats | null | undefined }) {
+  // Unknown stays '---': a gateway that did not answer has not reported zero alerts.
+  const count = (n: number | undefined) => (n === undefined ? MISSING : String(n));
   const cards = [
-    { label: 'Total', value: String(stats?.overall.totalAlerts ?? 0) },
-    { label: 'Active', value: String(stats?.overall.totalActive ?? 0) },
-    { label: 'Resolved', value: String(stats?.overall.totalResolved ?? 0) },
-    { label: 'Resolution Rate', value: `${resolutionRate(stats)}%` },
+    { label: 'Total', value: count(stats?.overall.totalAlerts) },
+    { label: 'Active', value: count(stats?.overall.totalActive) },
+    { label: 'Resolved', value: count(stats?.overall.totalResolved) },
+    { label: 'Resolution Rate', value: stats ? `${resolutionRate(stats)}%` : MISSING },
   ];
   return (
     <div className="grid grid-4 alert-stats">

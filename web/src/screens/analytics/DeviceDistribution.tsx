@@ -1,5 +1,6 @@
 // Device Distribution: a hand-written SVG pie of device counts by type.
 import type { DeviceStats } from '../../../../server/contract/device.ts';
+import { deviceTypeName } from '../../names.ts';
 
 const COLORS = ['#16a34a', '#2563eb', '#f59e0b', '#dc2626', '#7c3aed', '#0891b2', '#db2777', '#65a30d'];
 const R = 80;
@@ -28,7 +29,7 @@ export function DeviceDistribution({ stats }: { stats: DeviceStats | null }) {
               start += t.totalDevices / total;
               return (
                 <path key={t._id} d={slicePath(from, start)} fill={COLORS[i % COLORS.length]}>
-                  <title>{`${t._id}: ${t.totalDevices}`}</title>
+                  <title>{`${deviceTypeName(t._id)}: ${t.totalDevices}`}</title>
                 </path>
               );
             })}
@@ -37,7 +38,7 @@ export function DeviceDistribution({ stats }: { stats: DeviceStats | null }) {
             {types.map((t, i) => (
               <li key={t._id}>
                 <span className="analytics-swatch" style={{ background: COLORS[i % COLORS.length] }} />
-                {t._id.replaceAll('_', ' ')}: {t.totalDevices}
+                {deviceTypeName(t._id)}: {t.totalDevices}
               </li>
             ))}
           </ul>

@@ -2,6 +2,7 @@
 import type { DeviceStats } from '../../../../server/contract/device.ts';
 import type { SensorStats } from '../../api/analytics.ts';
 import { formatLight, formatOneDecimal } from '../../format.ts';
+import { deviceTypeName, sensorName } from '../../names.ts';
 
 export function SensorPerformance({ stats }: { stats: readonly SensorStats[] }) {
   return (
@@ -13,7 +14,7 @@ export function SensorPerformance({ stats }: { stats: readonly SensorStats[] }) 
         <ul className="analytics-list" data-testid="sensor-performance">
           {stats.map((s) => (
             <li key={s._id}>
-              <strong>{s._id}</strong>
+              <strong>{sensorName(s._id)}</strong>
               <span>Total readings: {s.count}</span>
               {s.avgTemperature !== null && <span>Avg temperature: {formatOneDecimal(s.avgTemperature)}°C</span>}
               {s.avgHumidity !== null && <span>Avg humidity: {formatOneDecimal(s.avgHumidity)}%</span>}
@@ -38,7 +39,7 @@ export function DevicePerformance({ stats }: { stats: DeviceStats | null }) {
         <ul className="analytics-list" data-testid="device-performance">
           {types.map((t) => (
             <li key={t._id}>
-              <strong>{t._id.replaceAll('_', ' ')}</strong>
+              <strong>{deviceTypeName(t._id)}</strong>
               <span>Total: {t.totalDevices}</span>
               <span>Active: {t.activeDevices}</span>
               <span>Auto mode: {t.autoModeDevices}</span>

@@ -1,18 +1,26 @@
 // One device on the Device Control screen.
-import { Settings2, Unplug } from 'lucide-react';
+import { Settings2, Trash2, Unplug } from 'lucide-react';
 import type { Device } from '../../../../server/contract/device.ts';
 import { formatRelativeTime } from '../../format.ts';
-import { controlLabel, statusBadgeClass } from './device-ui.ts';
+import { controlLabel, statusBadgeClass, switchesOn } from './device-ui.ts';
 
 interface Props {
   device: Device;
   canModify: boolean;
   busy: boolean;
+  /** Why switching on is refused right now (maintenance mode, gateway unreachable); null when allowed. */
+  switchOnBlocked: string | null;
+  /** Why no control works right now (gateway unreachable); null when allowed. */
+  controlBlocked: string | null;
   onControl(device: Device): void;
   onAutomation(device: Device): void;
+  onRemove(device: Device): void;
 }
 
-export function DeviceCard({ device, canModify, busy, onControl, onAutomation }: Props) {
+export function DeviceCard({ device, canModify, busy, switchOnBlocked, controlBlocked, onControl, onAutomation, onRemove }: Props) {
+  // Switching off is always allowed (safe state); switching on may be refused, and the card says why.
+  const reason = controlBlocked ?? (switchesOn(device) ? switchOnBlocked : null);
+  const reasonId = `device-${device.deviceId}-blocked`;
   return (
     <div className="card device-card" data-testid={`device-${device.deviceId}`}>
       <div className="device-card-head">
@@ -45,13 +53,33 @@ export function DeviceCard({ device, canModify, busy, onControl, onAutomation }:
           <Unplug size={14} aria-hidden /> Output {device.output.outputId} unavailable
         </p>
       )}
+      {canModify && reason && (
+        <p className="device-blocked" id={reasonId} data-testid="device-blocked">
+          {reason}
+        </p>
+      )}
       {canModify && (
         <div className="row device-actions">
-          <button type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={() => onControl(device)}>
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            disabled={busy || reason !== null}
+            aria-describedby={reason ? reasonId : undefined}
+            onClick={() => onControl(device)}
+          >
             {controlLabel(device)}
           </button>
           <button type="button" className="btn btn-secondary btn-sm" onClick={() => onAutomation(device)}>
-            <Settings2 size={14} aria-hidden /> Automation Settings
+            <Settings2 size={16} aria-hidden /> Automation Settings
+          </button>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm device-remove"
+            aria-label={`Remove ${device.deviceName}`}
+            title="Remove device"
+            onClick={() => onRemove(device)}
+          >
+            <Trash2 size={16} aria-hidden />
           </button>
         </div>
       )}

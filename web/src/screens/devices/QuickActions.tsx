@@ -1,19 +1,25 @@
-// Quick Actions panel of the Device Control screen.
+// Quick Actions panel of the Device Control screen. Each action toasts the gateway's own account of
+// what it did ('2 device(s) turned off; auto mode switched off on 1').
 import { Power, Sparkles, Zap } from 'lucide-react';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { useDeviceCommands } from '../../api/devices.ts';
 import { toast } from '../../components/toast/index.ts';
 
-export function QuickActions() {
+/** Asked before Turn Off All: it says plainly that auto mode goes off too (issue 17). */
+export const TURN_OFF_ALL_CONFIRM =
+  'Turn off all devices? Devices in auto mode are taken out of auto mode too, so their rules do not switch them back on. ' +
+  'Use Enable Auto Mode to hand them back to their rules.';
+
+export function QuickActions({ blocked }: { blocked: string | null }) {
   const commands = useDeviceCommands();
   const [busy, setBusy] = useState(false);
 
-  async function run(call: () => Promise<{ message?: string }>, fallback: string, text?: (message?: string) => string) {
+  async function run(call: () => Promise<{ message?: string }>, fallback: string) {
     setBusy(true);
     try {
       const result = await call();
-      toast.success(text ? text(result.message) : (result.message ?? 'Done'));
+      toast.success(result.message ?? 'Done');
     } catch (err) {
       toast.error(errorMessage(err, fallback));
     } finally {
@@ -21,39 +27,31 @@ export function QuickActions() {
     }
   }
 
+  const disabled = busy || blocked !== null;
   return (
-    <div className="card">
+    <section className="card" aria-labelledby="quick-actions-title">
       <div className="card-header">
-        <h3>Quick Actions</h3>
+        <h3 id="quick-actions-title">Quick Actions</h3>
       </div>
+      {blocked && <p className="device-blocked">{blocked}</p>}
       <div className="quick-actions">
         <button
           type="button"
           className="btn btn-danger"
-          disabled={busy}
+          disabled={disabled}
           onClick={() => {
-            if (window.confirm('Are you sure you want to turn off all devices?')) void run(commands.turnOffAll, 'Failed to turn off devices');
+            if (window.confirm(TURN_OFF_ALL_CONFIRM)) void run(commands.turnOffAll, 'Failed to turn off devices');
           }}
         >
           <Power size={16} aria-hidden /> Turn Off All Devices
         </button>
-        <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => void run(commands.enableAuto, 'Failed to enable auto mode')}>
+        <button type="button" className="btn btn-secondary" disabled={disabled} onClick={() => void run(commands.enableAuto, 'Failed to enable auto mode')}>
           <Sparkles size={16} aria-hidden /> Enable Auto Mode
         </button>
-        <button
-          type="button"
-          className="btn btn-secondary"
-          disabled={busy}
-          onClick={() =>
-            void run(async () => {
-              const envelope = await commands.optimizePower();
-              return { message: `Power optimized: ${envelope.data.powerSavedW} W saved` };
-            }, 'Failed to optimize power')
-          }
-        >
+        <button type="button" className="btn btn-secondary" disabled={disabled} onClick={() => void run(commands.optimizePower, 'Failed to optimize power')}>
           <Zap size={16} aria-hidden /> Optimize Power
         </button>
       </div>
-    </div>
+    </section>
   );
 }

@@ -23,6 +23,11 @@ export function controlActionFor(device: Device): ControlAction {
   return 'toggle';
 }
 
+/** Whether the card's control button would switch the device on (open a window): refused in maintenance. */
+export function switchesOn(device: Device): boolean {
+  return device.deviceType === 'SERVO' ? device.status !== 'OPEN' : !isActive(device.status);
+}
+
 export function controlLabel(device: Device): string {
   if (device.deviceType === 'SERVO') return device.status === 'OPEN' ? 'Close' : 'Open';
   return isActive(device.status) ? 'Turn Off' : 'Turn On';

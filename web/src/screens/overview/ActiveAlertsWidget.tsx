@@ -1,21 +1,24 @@
 // Active alerts widget (spec section 2): the Overview shows 4, the Alerts screen 10, default 5.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { AlertTriangle, CheckCircle, CheckCircle2 } from 'lucide-react';
 import { useAlertActions } from '../../api/alerts.ts';
 import { errorMessage } from '../../api/client.ts';
 import { useActiveAlerts } from '../../api/queries.ts';
 import { useCanModify } from '../../auth/permissions.ts';
+import { StaleNote, UnreachableNotice } from '../../components/DataState.tsx';
 import { toast } from '../../components/toast/index.ts';
+import { useNow } from '../../components/useNow.ts';
 import { formatAlertType, formatRelativeTime } from '../../format.ts';
 import { SeverityBadge } from '../alerts/SeverityBadge.tsx';
 import '../alerts/alerts.css';
 
 export function ActiveAlertsWidget({ max = 5, title = 'Active Alerts' }: { max?: number; title?: string }) {
-  const alerts = (useActiveAlerts().data ?? []).filter((a) => !a.isResolved);
+  const query = useActiveAlerts();
+  const alerts = (query.data ?? []).filter((a) => !a.isResolved);
   const canModify = useCanModify();
   const actions = useAlertActions();
   const [busyId, setBusyId] = useState<string | null>(null);
-  const nowMs = useMinuteClock();
+  const nowMs = useNow();
 
   async function resolve(id: string) {
     setBusyId(id);
@@ -27,6 +30,21 @@ export function ActiveAlertsWidget({ max = 5, title = 'Active Alerts' }: { max?:
     } finally {
       setBusyId(null);
     }
+  }
+
+  // "All Clear!" only from a current answer: a gateway that cannot be asked is not all clear.
+  if (query.isError && alerts.length === 0) {
+    return (
+      <section className="card alerts-widget" data-testid="active-alerts">
+        <h3 className="card-header">{title}</h3>
+        {query.data === undefined ? <UnreachableNotice what="alerts" error={query.error} /> : (
+          <div className="empty-state">
+            <p>No active alerts when last checked.</p>
+            <StaleNote query={query} />
+          </div>
+        )}
+      </section>
+    );
   }
 
   if (alerts.length === 0) {
@@ -53,6 +71,7 @@ export function ActiveAlertsWidget({ max = 5, title = 'Active Alerts' }: { max?:
         </div>
         <AlertTriangle size={22} aria-hidden className="alerts-warn-icon" />
       </div>
+      <StaleNote query={query} />
       <ul className="alert-list">
         {shown.map((alert) => (
           <li key={alert._id} className={`alert-item alert-item-${alert.severity.toLowerCase()}`} data-testid="active-alert" data-alert-id={alert._id}>
@@ -86,14 +105,4 @@ export function ActiveAlertsWidget({ max = 5, title = 'Active Alerts' }: { max?:
       {more > 0 && <p className="muted alerts-more">+{more} more alerts</p>}
     </section>
   );
-}
-
-/** Re-renders every 30 s so '2 minutes ago' keeps moving while the page stays open. */
-function useMinuteClock(): number {
-  const [nowMs, setNowMs] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNowMs(Date.now()), 30_000);
-    return () => clearInterval(timer);
-  }, []);
-  return nowMs;
 }

@@ -1,15 +1,20 @@
 // Overview widget "Device Status" (spec section 2, Overview): the first 4 devices, compactly.
 import { useDevices } from '../../api/queries.ts';
+import { QueryGate, StaleNote } from '../../components/DataState.tsx';
+import { deviceTypeName } from '../../names.ts';
 import { statusBadgeClass } from '../devices/device-ui.ts';
 import '../devices/devices.css';
 
 export function DeviceStatus() {
-  const devices = (useDevices().data ?? []).slice(0, 4);
+  const query = useDevices();
+  const devices = (query.data ?? []).slice(0, 4);
   return (
     <div className="card" data-testid="device-status-widget">
       <div className="card-header">
         <h3>Device Status</h3>
       </div>
+      <StaleNote query={query} />
+      <QueryGate query={query} what="devices">
       {devices.length === 0 ? (
         <p className="empty-state">No devices configured</p>
       ) : (
@@ -18,7 +23,7 @@ export function DeviceStatus() {
             <li key={device.deviceId} className="device-status-item">
               <div>
                 <p>{device.deviceName}</p>
-                <p className="muted device-id">{device.deviceType.replace(/_/g, ' ')}</p>
+                <p className="muted device-id">{deviceTypeName(device.deviceType)}</p>
               </div>
               <div className="row device-badges">
                 {device.autoMode && <span className="badge badge-auto">AUTO</span>}
@@ -28,6 +33,7 @@ export function DeviceStatus() {
           ))}
         </ul>
       )}
+      </QueryGate>
     </div>
   );
 }

@@ -4,10 +4,12 @@
 import { useMemo, useRef } from 'react';
 import type uPlot from 'uplot';
 import type { Reading } from '../../../../server/contract/reading.ts';
+import { useAuth } from '../../auth/AuthProvider.tsx';
 import { UPlotChart } from '../../components/UPlotChart.tsx';
 import { formatTimestamp } from '../../format.ts';
 import { bandPlugin, type BandColumns } from '../../sensors/band-plugin.ts';
-import { axisLabel, buildChartData, type SeriesSpec } from '../../sensors/chart-data.ts';
+import { axisLabel, axisLabelWidthPx, buildChartData, summarize, type Column, type SeriesSpec } from '../../sensors/chart-data.ts';
+import { toUnit, unitSymbol, useTemperatureUnit } from '../../units.ts';
 
 const HEIGHT_PX = 400;
 
@@ -37,9 +39,14 @@ function tooltipPlugin(series: SeriesSpec[]): uPlot.Plugin {
           .join('');
         tip.innerHTML = `<div class="tt-time">${formatTimestamp(new Date(x * 1000).toISOString())}</div>${rows}`;
         tip.style.display = 'block';
+        // Beside the cursor, on whichever side has room, and always inside the plot (a phone's plot is
+        // narrower than the tooltip's natural width: it then wraps instead of running off the card).
+        const maxLeft = Math.max(0, u.over.clientWidth - tip.offsetWidth);
         const flip = left > u.over.clientWidth / 2;
-        tip.style.left = `${flip ? left - tip.offsetWidth - 12 : left + 12}px`;
-        tip.style.top = `${Math.max(0, (top ?? 0) - 10)}px`;
+        const wanted = flip ? left - tip.offsetWidth - 12 : left + 12;
+        tip.style.left = `${Math.min(Math.max(0, wanted), maxLeft)}px`;
+        const maxTop = Math.max(0, u.over.clientHeight - tip.offsetHeight);
+        tip.style.top = `${Math.min(Math.max(0, (top ?? 0) - 10), maxTop)}px`;
       },
     },
   };
@@ -49,6 +56,11 @@ function makeOptions(series: SeriesSpec[], hours: number, width: number, bands: 
   const hasLux = series.some((s) => s.scale === 'lux');
   const hasValue = series.some((s) => s.scale === 'value');
   const timeValues = (_u: uPlot, splits: number[]) => splits.map((s) => axisLabel(s, hours));
+  // uPlot spaces ticks at least `space` px apart: wider than the widest label, labels never collide.
+  const timeSpacePx = axisLabelWidthPx(hours) + 24;
+  // A canvas knows no CSS 'currentColor': take the theme's text colour (black axis text on the dark theme
+  // was unreadable). The options are rebuilt when the theme changes (optionsKey).
+  const axisText = getComputedStyle(document.documentElement).getPropertyValue('--text-muted').trim() || '#5b6b61';
   return {
     width,
     height: HEIGHT_PX,
@@ -78,27 +90,45 @@ function makeOptions(series: SeriesSpec[], hours: number, width: number, bands: 
       })),
     ],
     axes: [
-      { values: timeValues, stroke: 'currentColor', grid: { stroke: 'rgba(128,128,128,0.15)' } },
-      ...(hasValue ? [{ scale: 'value', stroke: 'currentColor', grid: { stroke: 'rgba(128,128,128,0.15)' } }] : []),
+      { values: timeValues, space: timeSpacePx, stroke: axisText, grid: { stroke: 'rgba(128,128,128,0.15)' } },
+      ...(hasValue ? [{ scale: 'value', stroke: axisText, grid: { stroke: 'rgba(128,128,128,0.15)' } }] : []),
       ...(hasLux ? [{ scale: 'lux', side: 1, stroke: '#f59e0b', grid: { show: !hasValue }, label: 'lux', size: 60 }] : []),
     ],
   };
 }
 
 export function EnvironmentalTrends({ readings, hours }: { readings: Reading[]; hours: number }) {
-  const chart = useMemo(() => buildChartData(readings), [readings]);
+  const unit = useTemperatureUnit();
+  const chart = useMemo(() => {
+    const built = buildChartData(readings);
+    if (unit === 'C') return built;
+    // Fahrenheit: convert the temperature column and relabel its series; the rest is unchanged.
+    const at = built.series.findIndex((s) => s.field === 'temperature');
+    if (at < 0) return built;
+    const series = built.series.map((s, i) => (i === at ? { ...s, label: `Temperature (${unitSymbol(unit)})`, unit: unitSymbol(unit) } : s));
+    const columns = built.columns.map((c, i) => (i === at + 1 ? c.map((v) => toUnit(v, unit)) : c)) as typeof built.columns;
+    const convert = (c: Column) => c.map((v) => toUnit(v, unit));
+    const bands = built.bands.map((b, i) => (i === at ? { min: convert(b.min), max: convert(b.max) } : b));
+    return { series, columns, bands };
+  }, [readings, unit]);
   // Read by the band plugin at each draw: new data redraws the band without rebuilding the plot.
-  const bandsRef = useRef(chart.bands);
+  const bandsRef = useRef<readonly BandColumns[]>(chart.bands);
   bandsRef.current = chart.bands;
-  const seriesKey = chart.series.map((s) => s.field).join(',');
+  const seriesKey = chart.series.map((s) => s.label).join(',');
   // Options (series, axis format) change only with the set of lines or the range: rebuild then only.
-  const optionsKey = `${seriesKey}|${hours}`;
+  const theme = useAuth().user?.preferences.theme ?? 'light';
+  const optionsKey = `${seriesKey}|${hours}|${theme}`;
   return (
-    <UPlotChart
-      className="trend-chart"
-      optionsKey={optionsKey}
-      makeOptions={(width) => makeOptions(chart.series, hours, width, () => bandsRef.current)}
-      data={chart.columns as uPlot.AlignedData}
-    />
+    <>
+      <UPlotChart
+        className="trend-chart"
+        optionsKey={optionsKey}
+        makeOptions={(width) => makeOptions(chart.series, hours, width, () => bandsRef.current)}
+        data={chart.columns as uPlot.AlignedData}
+      />
+      <p className="sr-only" data-testid="chart-summary">
+        {summarize(chart, hours)}
+      </p>
+    </>
   );
 }

@@ -2,12 +2,14 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Preferences, PublicUser, Theme } from '../../../../server/contract/user.ts';
 import { useEmailConfigured } from '../../api/settings.ts';
+import { setTemperatureUnit, useTemperatureUnit, type TemperatureUnit } from '../../units.ts';
 import { useProfileSave } from './hooks.ts';
 
 export function NotificationsTab({ user }: { user: PublicUser }) {
   const [prefs, setPrefs] = useState<Preferences>(user.preferences);
   const { busy, save: saveProfile } = useProfileSave();
   const emailConfigured = useEmailConfigured();
+  const temperatureUnit = useTemperatureUnit();
   const savedTheme = useRef(user.preferences.theme);
   savedTheme.current = user.preferences.theme;
 
@@ -47,6 +49,16 @@ export function NotificationsTab({ user }: { user: PublicUser }) {
             {theme === 'light' ? 'Light' : 'Dark'}
           </label>
         ))}
+      </fieldset>
+      <fieldset className="settings-group" data-testid="temperature-unit">
+        <legend>Temperature unit</legend>
+        {(['C', 'F'] as TemperatureUnit[]).map((unit) => (
+          <label key={unit} className="checkbox">
+            <input type="radio" name="temperatureUnit" value={unit} checked={temperatureUnit === unit} onChange={() => setTemperatureUnit(unit)} />
+            {unit === 'C' ? 'Celsius (°C)' : 'Fahrenheit (°F)'}
+          </label>
+        ))}
+        <span className="field-hint">Applies at once, on this device. The gateway and its settings stay in °C.</span>
       </fieldset>
       <div className="settings-actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>

@@ -1,8 +1,9 @@
-// System tab: retention, sampling interval, automatic backup, maintenance mode.
+// System tab: retention, sampling interval, automatic backup, maintenance mode; the MQTT bridge's state.
 import type { FormEvent } from 'react';
 import type { Settings } from '../../../../server/contract/settings.ts';
 import { api } from '../../api/client.ts';
 import { useAction, useSettingsForm } from './hooks.ts';
+import { MqttStatusLine } from './MqttStatusLine.tsx';
 import { SettingsLoadState } from './SettingsLoadState.tsx';
 
 interface Form {
@@ -66,6 +67,7 @@ export function SystemTab() {
           Save Settings
         </button>
       </div>
+      <MqttStatusLine />
     </form>
   );
 }

@@ -40,7 +40,7 @@ export function useProfileSave() {
 export function useSettingsForm<F>(toForm: (settings: Settings) => F) {
   const { user } = useAuth();
   const greenhouseId = settingsGreenhouseId(user);
-  const query = useSettings(greenhouseId);
+  const query = useSettings(greenhouseId, { live: false });
   const queryClient = useQueryClient();
   const [form, setForm] = useState<F | null>(null);
 

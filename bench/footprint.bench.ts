@@ -1,0 +1,135 @@
+// Footprint of the appliance's process, side by side in one run (design.md: ratios against a baseline
+// measured beside it): a bare Node.js process, the gateway as the unit ran it before the production
+// build (`node --import tsx server/main.ts`: "before") and the compiled gateway the unit runs now
+// (`node dist/server/main.js`: "after"). For each: cold start (spawn until /api/health answers; the
+// bare process until it prints), idle RSS once settled, and peak RSS (VmHWM) after a burst of requests.
+// Simulator mode, a fresh data dir per run, loopback only.
+//
+//   npx tsx bench/footprint.bench.ts [runs]      (npm run bench runs it too; builds dist/ when stale)
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+// @ts-expect-error plain JavaScript build script without type declarations
+import { buildServer, SERVER_ENTRY } from '../scripts/build-server.mjs';
+// @ts-expect-error plain JavaScript start script without type declarations
+import { newestMtimeMs } from '../scripts/start.mjs';
+import { freePort } from '../tests/support/server-process.ts';
+import { sampleProc } from './proc-stats.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const RUNS = Number(process.argv[2] ?? 3);
+/** After start-up, how long a process is left alone before its idle RSS is read. */
+const SETTLE_MS = 10_000;
+const BURST_REQUESTS = 300;
+
+interface Variant {
+  name: string;
+  args: string[];
+  /** Resolves once the process is ready to serve (or, for bare node, running). */
+  ready(child: ChildProcess, url: string): Promise<void>;
+  burst?(url: string): Promise<void>;
+}
+
+interface Result {
+  coldStartMs: number;
+  idleRssMb: number;
+  peakRssMb: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function untilHealthy(child: ChildProcess, url: string): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode} before answering`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(10);
+  }
+}
+
+/** Signs in (the demo admin) and reads history and health as the dashboard does, many times over. */
+async function gatewayBurst(url: string): Promise<void> {
+  const login = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'greenhouse' }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  const headers = { authorization: `Bearer ${token}` };
+  const paths = ['/api/health', '/api/sensors/latest/default', '/api/devices/default', '/api/sensors/historical/default?hours=24', '/api/alerts/active/default'];
+  for (let i = 0; i < BURST_REQUESTS; i += 10) {
+    await Promise.all(Array.from({ length: 10 }, (_, j) => fetch(`${url}${paths[(i + j) % paths.length]}`, { headers }).then((r) => r.arrayBuffer())));
+  }
+}
+
+const VARIANTS: Variant[] = [
+  {
+    name: 'bare node',
+    args: ['-e', "console.log('ready'); setInterval(() => {}, 1 << 30)"],
+    ready: (child) => new Promise((resolve) => child.stdout!.once('data', () => resolve())),
+  },
+  { name: 'before: tsx sources', args: ['--import', 'tsx', 'server/main.ts'], ready: untilHealthy, burst: gatewayBurst },
+  { name: 'after: compiled', args: [SERVER_ENTRY], ready: untilHealthy, burst: gatewayBurst },
+];
+
+async function measure(variant: Variant): Promise<Result> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'greenhouse-footprint-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, variant.args, {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), GREENHOUSE_DATA_DIR: dataDir, GREENHOUSE_DEMO: '1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await variant.ready(child, url);
+    const coldStartMs = performance.now() - startedAt;
+    await sleep(SETTLE_MS);
+    const idle = sampleProc(child.pid!);
+    await variant.burst?.(url);
+    const peak = sampleProc(child.pid!);
+    return { coldStartMs, idleRssMb: idle.rssBytes / 2 ** 20, peakRssMb: peak.peakRssBytes / 2 ** 20 };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('close', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+const sourcesMs = newestMtimeMs(['server', 'drivers', 'package.json'].map((path) => join(ROOT, path)));
+if (!existsSync(SERVER_ENTRY) || statSync(SERVER_ENTRY).mtimeMs < sourcesMs) await buildServer({ quiet: true });
+
+const results = new Map<string, Result[]>();
+// Interleaved, so a noisy moment on a shared machine hits every variant alike.
+for (let run = 0; run < RUNS; run++) {
+  for (const variant of VARIANTS) results.set(variant.name, [...(results.get(variant.name) ?? []), await measure(variant)]);
+}
+
+const summary = VARIANTS.map((variant) => {
+  const runs = results.get(variant.name)!;
+  return {
+    name: variant.name,
+    coldStartMs: median(runs.map((r) => r.coldStartMs)),
+    idleRssMb: median(runs.map((r) => r.idleRssMb)),
+    peakRssMb: median(runs.map((r) => r.peakRssMb)),
+  };
+});
+const bare = summary[0]!;
+console.log(`footprint, median of ${RUNS} interleaved runs (idle after ${SETTLE_MS / 1000} s; peak after ${BURST_REQUESTS} requests)`);
+console.log('variant                 cold start        idle RSS            peak RSS');
+for (const row of summary) {
+  console.log(
+    `${row.name.padEnd(22)} ${row.coldStartMs.toFixed(0).padStart(6)} ms ${`(${(row.coldStartMs / bare.coldStartMs).toFixed(1)}x)`.padStart(7)}  ` +
+      `${row.idleRssMb.toFixed(1).padStart(6)} MB ${`(${(row.idleRssMb / bare.idleRssMb).toFixed(2)}x)`.padStart(8)}  ` +
+      `${row.peakRssMb.toFixed(1).padStart(6)} MB ${`(${(row.peakRssMb / bare.peakRssMb).toFixed(2)}x)`.padStart(8)}`,
+  );
+}
+const after = summary[2]!;
+console.log(`idle RSS of the compiled gateway: ${(after.idleRssMb / bare.idleRssMb).toFixed(2)}x bare node (goal <= 2x)`);

@@ -1,0 +1,1 @@
+ALTER TABLE `devices` ADD `sensor_loss_action` text DEFAULT 'off' NOT NULL;

@@ -1,0 +1,50 @@
+import type { Clock } from '../../../drivers/clock.ts';
+import type { AutomationPreview, AutomationRules } from '../../contract/device.ts';
+import { notFound } from '../../domain/errors.ts';
+import type { SettingsService } from '../../settings/settings-service.ts';
+import { isOnStatus } from '../actions.ts';
+import type { DevicesRepo } from '../devices-repo.ts';
+import { replayRules, sensorsFor } from './preview.ts';
+import type { RecordedHistory } from './recorded-history.ts';
+import type { Site } from './schedule.ts';
+
+export interface PreviewServiceDeps {
+  repo: DevicesRepo;
+  history: RecordedHistory;
+  settings: SettingsService;
+  clock: Clock;
+  site: Site | null;
+  checkSchedule: (schedule: NonNullable<AutomationRules['schedule']>) => void;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** POST /api/devices/:deviceId/automation/preview: what these rules would have done over the last hours. */
+export class PreviewService {
+  constructor(private readonly deps: PreviewServiceDeps) {}
+
+  preview(deviceId: string, changes: Partial<AutomationRules>, hours: number): AutomationPreview {
+    const { repo, history, settings, clock } = this.deps;
+    const device = repo.find(deviceId);
+    if (!device) throw notFound(`Device '${deviceId}' not found`);
+    // Unset fields keep the device's own rules, as saving them would.
+    const rules: AutomationRules = { ...device.automationRules, ...changes };
+    if (rules.schedule) this.deps.checkSchedule(rules.schedule);
+    const { deviceSettings, systemSettings } = settings.get();
+    const toMs = clock.now();
+    const fromMs = toMs - hours * HOUR_MS;
+    const recorded = history.stateAt(deviceId, fromMs);
+    return replayRules({
+      device: { deviceType: device.deviceType, powerW: device.powerConsumption, sensorLossAction: device.sensorLossAction },
+      rules,
+      deviceSettings,
+      site: this.deps.site,
+      fromMs,
+      toMs,
+      initial: recorded ? { on: isOnStatus(recorded.status), sinceMs: recorded.sinceMs } : { on: false, sinceMs: null },
+      readings: history.readings(sensorsFor(rules, deviceSettings.deadband), fromMs, toMs),
+      faults: history.faults(fromMs, toMs),
+      tickGapMs: (systemSettings.updateInterval * 1000) / 2,
+    });
+  }
+}

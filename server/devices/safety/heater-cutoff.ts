@@ -1,0 +1,74 @@
+import type { Clock } from '../../../drivers/clock.ts';
+import type { Device } from '../../contract/device.ts';
+import { STALE_AFTER_MS, type SensorSnapshot } from '../../contract/reading.ts';
+import type { DeviceSettings } from '../../contract/settings.ts';
+import type { SafetyKind } from '../../events/bus.ts';
+import { refusedBySafety } from '../../domain/errors.ts';
+import { isOnStatus } from '../actions.ts';
+
+export interface HeaterCutoffDeps {
+  clock: Clock;
+  deviceSettings: () => DeviceSettings;
+  listDevices: () => Device[];
+  /** Which devices count as heaters (the safety layer decides: by what their output physically drives). */
+  isHeater: (device: Device) => boolean;
+  switchOff: (deviceId: string, kind: SafetyKind, reason: string) => void;
+  emit: (kind: SafetyKind, deviceId: string, active: boolean, message: string) => void;
+}
+
+/**
+ * Heater cut-off (design.md, Safety beyond the rules): above deviceSettings.heaterCutoffC safety
+ * switches every heater off and refuses to switch one on, for users and rules alike. It releases once
+ * the air is back below the cut-off by the temperature deadband, so a reading hovering at the limit
+ * does not flap it. A stale temperature never acts (no automatic action on stale data) but keeps an
+ * engaged cut-off engaged.
+ */
+export class HeaterCutoff {
+  #engaged = false;
+  #last: { temperatureC: number; readAtMs: number } | null = null;
+
+  constructor(private readonly deps: HeaterCutoffDeps) {}
+
+  get engaged(): boolean {
+    return this.#engaged;
+  }
+
+  onSnapshot(snapshot: SensorSnapshot): void {
+    const temperatureC = snapshot.values.temperature;
+    const readAt = snapshot.readAt.temperature;
+    if (temperatureC !== null && readAt !== null) this.#last = { temperatureC, readAtMs: Date.parse(readAt) };
+    const fresh = this.#freshC();
+    if (fresh === null) return;
+    const { heaterCutoffC, deadband } = this.deps.deviceSettings();
+    const heaters = this.deps.listDevices().filter(this.deps.isHeater);
+    if (!this.#engaged && fresh > heaterCutoffC) {
+      this.#engaged = true;
+      const message = `Air temperature ${fresh.toFixed(1)} °C is above the heater cut-off of ${heaterCutoffC} °C: heaters are switched off and may not run`;
+      for (const heater of heaters) this.deps.emit('HEATER_CUTOFF', heater.deviceId, true, message);
+    } else if (this.#engaged && fresh <= heaterCutoffC - deadband.temperatureC) {
+      this.#engaged = false;
+      const message = `Air temperature back to ${fresh.toFixed(1)} °C (cut-off ${heaterCutoffC} °C): heaters may run again`;
+      for (const heater of heaters) this.deps.emit('HEATER_CUTOFF', heater.deviceId, false, message);
+    }
+    if (!this.#engaged) return;
+    for (const heater of heaters.filter((h) => isOnStatus(h.status))) {
+      this.deps.switchOff(heater.deviceId, 'HEATER_CUTOFF', `Air temperature ${fresh.toFixed(1)} °C above the heater cut-off of ${heaterCutoffC} °C: heater switched off`);
+    }
+  }
+
+  /** Refuses (409) to switch a heater on while the cut-off is engaged or the air is above it. */
+  checkTurnOn(device: Device): void {
+    if (!this.deps.isHeater(device)) return;
+    const { heaterCutoffC } = this.deps.deviceSettings();
+    const fresh = this.#freshC();
+    if (this.#engaged || (fresh !== null && fresh > heaterCutoffC)) {
+      const shown = fresh === null ? 'unknown' : `${fresh.toFixed(1)} °C`;
+      throw refusedBySafety(`Cannot turn on ${device.deviceName}: air temperature ${shown} is above the heater cut-off of ${heaterCutoffC} °C`);
+    }
+  }
+
+  #freshC(): number | null {
+    if (!this.#last || this.deps.clock.now() - this.#last.readAtMs > STALE_AFTER_MS) return null;
+    return this.#last.temperatureC;
+  }
+}

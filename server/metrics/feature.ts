@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { AlertService } from '../alerts/alert-service.ts';
+import type { AppContext } from '../context.ts';
+import type { Device } from '../contract/device.ts';
+import type { MqttStatus } from '../contract/fleet.ts';
+import type { Feature } from '../features.ts';
+import type { SamplingLoop } from '../sensors/sampling-loop.ts';
+import { GatewayMetrics } from './gateway-metrics.ts';
+
+export interface MetricsFeature extends Feature {
+  metrics: GatewayMetrics;
+}
+
+export interface MetricsUses {
+  sampler: Pick<SamplingLoop, 'snapshot' | 'lastSampleAt' | 'health'>;
+  listDevices: () => Device[];
+  alerts: Pick<AlertService, 'stats'>;
+  mqttStatus: () => MqttStatus;
+}
+
+async function metricsRoutes(app: FastifyInstance, options: { metrics: GatewayMetrics }): Promise<void> {
+  // Prometheus text format, not the JSON envelope: what a Prometheus scrape job (with a bearer token) reads.
+  app.get('/', async (_request, reply) => {
+    const text = await options.metrics.metrics();
+    return reply.type(options.metrics.contentType).send(text);
+  });
+}
+
+/**
+ * GET /api/metrics (design.md, Fleet): Prometheus text for any signed-in account's token. Also times
+ * every /api request for http_request_duration_seconds.
+ */
+export function createMetricsFeature(ctx: AppContext, uses: MetricsUses): MetricsFeature {
+  const metrics = new GatewayMetrics({
+    greenhouseId: ctx.config.greenhouseId,
+    clock: ctx.clock,
+    snapshot: () => uses.sampler.snapshot(),
+    lastSampleAt: (sensorType) => uses.sampler.lastSampleAt(sensorType),
+    sensorHealth: () => uses.sampler.health(),
+    listDevices: uses.listDevices,
+    alertStats: () => uses.alerts.stats(),
+    mqttStatus: uses.mqttStatus,
+  });
+  const offs: Array<() => void> = [];
+  return {
+    name: 'metrics',
+    metrics,
+    async registerPublicRoutes(api) {
+      // On the /api context, so every feature's route is timed, public or not.
+      api.addHook('onResponse', async (request, reply) => {
+        metrics.observeHttp({
+          method: request.method,
+          route: request.routeOptions.url ?? 'unmatched',
+          statusCode: reply.statusCode,
+          durationS: reply.elapsedTime / 1000,
+        });
+      });
+    },
+    async registerRoutes(authenticated) {
+      await authenticated.register(metricsRoutes, { prefix: '/metrics', metrics });
+    },
+    start() {
+      offs.push(
+        ctx.bus.on('samplerTicked', 'metrics', (tick) => metrics.observeTick(tick)),
+      );
+    },
+    stop() {
+      for (const off of offs.splice(0)) off();
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Clock } from '../../drivers/clock.ts';
+import type { AlertStats } from '../contract/alert.ts';
+import type { Device } from '../contract/device.ts';
+import type { MqttStatus } from '../contract/fleet.ts';
+import { SENSOR_TYPES, type SensorSnapshot, type SensorType } from '../contract/reading.ts';
+import { isOnStatus } from '../devices/actions.ts';
+import { QUANTITIES, sensorsState } from '../mqtt/quantities.ts';
+import type { SensorHealthReport } from '../sensors/sensor-health.ts';
+
+/** What the metrics are read from, at scrape time (a scrape is rare; nothing is polled in between). */
+export interface MetricsSources {
+  greenhouseId: string;
+  clock: Pick<Clock, 'now'>;
+  snapshot: () => SensorSnapshot;
+  lastSampleAt: (sensorType: SensorType) => number | null;
+  sensorHealth: () => SensorHealthReport[];
+  listDevices: () => Device[];
+  alertStats: () => AlertStats;
+  mqttStatus: () => MqttStatus;
+}
+
+/** HTTP latencies from a LAN request (~1 ms) to a CSV export (seconds). */
+const HTTP_BUCKETS_S = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** A tick reads four sensors with retries inside 80 % of the interval (at most 10 s). */
+const TICK_BUCKETS_S = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10];
+
+/**
+ * The gateway's Prometheus metrics, in a registry of its own (no global registry: the bench runs ten
+ * gateways in one process). Gauges read their sources when scraped; counters and histograms are fed by
+ * `observeTick` and `observeHttp`. prom-client's default metrics add the process and the event-loop lag
+ * (nodejs_eventloop_lag_*_seconds).
+ */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  readonly #ticks: Counter;
+  readonly #tickDuration: Histogram;
+  readonly #http: Histogram;
+
+  constructor(sources: MetricsSources) {
+    const registers = [this.registry];
+    this.registry.setDefaultLabels({ greenhouse_id: sources.greenhouseId });
+    collectDefaultMetrics({ register: this.registry });
+
+    for (const quantity of QUANTITIES) {
+      new Gauge({
+        name: quantity.metric,
+        help: `${quantity.name} (${quantity.unit}), newest reading (absent until read)`,
+        // A label, so a quantity never read is absent rather than a misleading 0.
+        labelNames: ['sensor'],
+        registers,
+        collect() {
+          this.reset();
+          const value = sensorsState(sources.greenhouseId, sources.snapshot())[quantity.field as keyof ReturnType<typeof sensorsState>];
+          if (typeof value === 'number') this.set({ sensor: quantity.sensorType }, value);
+        },
+      });
+    }
+    new Gauge({
+      name: 'greenhouse_sensor_sample_age_seconds',
+      help: "Seconds since the sensor's last stored sample (absent: none since start)",
+      labelNames: ['sensor'],
+      registers,
+      collect() {
+        this.reset();
+        const nowMs = sources.clock.now();
+        for (const sensor of SENSOR_TYPES) {
+          const at = sources.lastSampleAt(sensor);
+          if (at !== null) this.set({ sensor }, Math.max(0, (nowMs - at) / 1000));
+        }
+      },
+    });
+    new Gauge({
+      name: 'greenhouse_sensor_healthy',
+      help: '1 when the sensor answers and is not stuck, 0 when it is faulted',
+      labelNames: ['sensor'],
+      registers,
+      collect() {
+        this.reset();
+        for (const report of sources.sensorHealth()) this.set({ sensor: report.sensorType }, report.healthy ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'greenhouse_sensor_failed_reads',
+      help: 'Failed read attempts since start, retries included (a counter that restarts with the gateway)',
+      labelNames: ['sensor'],
+      registers,
+      collect() {
+        this.reset();
+        for (const report of sources.sensorHealth()) this.set({ sensor: report.sensorType }, report.failedReads);
+      },
+    });
+    this.#ticks = new Counter({
+      name: 'greenhouse_sampler_ticks_total',
+      help: 'Sampling ticks run, by whether every sensor answered',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.#tickDuration = new Histogram({
+      name: 'greenhouse_sampler_tick_duration_seconds',
+      help: 'Time one sampling tick took (reads, retries and the database write)',
+      buckets: TICK_BUCKETS_S,
+      registers,
+    });
+    new Gauge({
+      name: 'greenhouse_device_on',
+      help: '1 when the device is on (relay energised, window open), else 0',
+      labelNames: ['device_id', 'device_type'],
+      registers,
+      collect() {
+        this.reset();
+        for (const d of sources.listDevices()) this.set({ device_id: d.deviceId, device_type: d.deviceType }, isOnStatus(d.status) ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'greenhouse_device_power_watts',
+      help: 'Rated power drawn now (the configured power of devices that are on)',
+      labelNames: ['device_id', 'device_type'],
+      registers,
+      collect() {
+        this.reset();
+        for (const d of sources.listDevices()) {
+          this.set({ device_id: d.deviceId, device_type: d.deviceType }, isOnStatus(d.status) ? d.powerConsumption : 0);
+        }
+      },
+    });
+    new Gauge({
+      name: 'greenhouse_device_auto_mode',
+      help: '1 when the device follows its automation rules',
+      labelNames: ['device_id', 'device_type'],
+      registers,
+      collect() {
+        this.reset();
+        for (const d of sources.listDevices()) this.set({ device_id: d.deviceId, device_type: d.deviceType }, d.autoMode ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'greenhouse_alerts_active',
+      help: 'Active (unresolved) alerts by severity',
+      labelNames: ['severity'],
+      registers,
+      collect() {
+        this.reset();
+        for (const s of sources.alertStats().bySeverity) this.set({ severity: s._id }, s.active);
+      },
+    });
+    const mqtt = (name: string, help: string, read: (status: MqttStatus) => number) =>
+      new Gauge({
+        name,
+        help,
+        // Labelled by broker, so the series are absent while the bridge is off.
+        labelNames: ['broker'],
+        registers,
+        collect() {
+          this.reset();
+          const status = sources.mqttStatus();
+          if (status.enabled && status.broker) this.set({ broker: status.broker }, read(status));
+        },
+      });
+    mqtt('greenhouse_mqtt_connected', '1 while the MQTT bridge is connected to its broker (absent: bridge off)', (s) => (s.state === 'connected' ? 1 : 0));
+    mqtt('greenhouse_mqtt_queued_messages', 'Messages waiting for the MQTT broker', (s) => s.queued);
+    mqtt('greenhouse_mqtt_dropped_messages', 'Events dropped by the MQTT queue cap since start', (s) => s.dropped);
+    this.#http = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration by route template',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: HTTP_BUCKETS_S,
+      registers,
+    });
+  }
+
+  observeTick(tick: { durationMs: number; failedSensors: readonly string[] }): void {
+    this.#ticks.inc({ outcome: tick.failedSensors.length === 0 ? 'ok' : 'sensor_failed' });
+    this.#tickDuration.observe(tick.durationMs / 1000);
+  }
+
+  /** `route` is the route's template (/api/devices/:greenhouseId), so ids never multiply the series. */
+  observeHttp(request: { method: string; route: string; statusCode: number; durationS: number }): void {
+    this.#http.observe({ method: request.method, route: request.route, status_code: String(request.statusCode) }, request.durationS);
+  }
+
+  metrics(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

@@ -1,0 +1,59 @@
+/** One message for the broker. Retained messages are states: only the newest per topic matters. */
+export interface OutgoingMessage {
+  topic: string;
+  payload: string;
+  retain: boolean;
+}
+
+/**
+ * What waits for the broker, bounded whatever the broker does. Retained states coalesce by topic (a
+ * newer state replaces the queued one: a slow broker gets the current state, not a history of them);
+ * their number is bounded by the devices and sensors that exist. Events (alerts, one-off results)
+ * queue in order up to `eventLimit`; past it the oldest event is dropped and counted. Sampling and
+ * control only ever call `push`, which never waits.
+ */
+export class Outbox {
+  readonly #messages = new Map<string, OutgoingMessage>();
+  readonly #eventKeys: string[] = [];
+  readonly #eventLimit: number;
+  #sequence = 0;
+  #dropped = 0;
+
+  constructor(options: { eventLimit: number }) {
+    this.#eventLimit = options.eventLimit;
+  }
+
+  push(message: OutgoingMessage): void {
+    if (message.retain) {
+      // Delete first so the newest state also takes the newest place in the order.
+      this.#messages.delete(`r:${message.topic}`);
+      this.#messages.set(`r:${message.topic}`, message);
+      return;
+    }
+    const key = `e:${this.#sequence++}`;
+    this.#messages.set(key, message);
+    this.#eventKeys.push(key);
+    while (this.#eventKeys.length > this.#eventLimit) {
+      this.#messages.delete(this.#eventKeys.shift()!);
+      this.#dropped++;
+    }
+  }
+
+  /** Takes the oldest message, or null when nothing waits. */
+  shift(): OutgoingMessage | null {
+    const first = this.#messages.entries().next();
+    if (first.done) return null;
+    const [key, message] = first.value;
+    this.#messages.delete(key);
+    if (key.startsWith('e:')) this.#eventKeys.splice(this.#eventKeys.indexOf(key), 1);
+    return message;
+  }
+
+  get size(): number {
+    return this.#messages.size;
+  }
+
+  get dropped(): number {
+    return this.#dropped;
+  }
+}

@@ -1,0 +1,53 @@
+import type { LightIntegralDay } from '../contract/reading.ts';
+
+/** The light level averaged per bucket (the 5-minute rollups), as the daily light integral folds it. */
+export interface LightBucket {
+  atMs: number;
+  meanLux: number;
+}
+
+/** Bucket width of the light history the integral is computed from: the 5-minute rollups (kept 35 days). */
+export const LIGHT_BUCKET_MS = 5 * 60_000;
+
+/**
+ * A bucket counts towards `hoursOfLight` from this level: ~19 µmol/m²/s of sunlight, about the light
+ * compensation point of common greenhouse crops (below it a leaf respires more than it assimilates).
+ */
+export const LIGHT_HOURS_MIN_LUX = 1000;
+
+export const MAX_LIGHT_INTEGRAL_DAYS = 31;
+
+const localDate = (ms: number) => {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+
+/** Local midnight `days - 1` days before the day of `nowMs`: the start of an N-day window ending today. */
+export function windowStartMs(nowMs: number, days: number): number {
+  const today = new Date(nowMs);
+  return new Date(today.getFullYear(), today.getMonth(), today.getDate() - (days - 1)).getTime();
+}
+
+/**
+ * The estimated daily light integral per local day (mol/m²/day): PPFD = lux × ppfdPerLux (µmol/m²/s),
+ * summed over each bucket's width. A bucket without readings adds nothing, so a day with a sensor gap
+ * is underestimated rather than invented; days without any reading are left out. An estimate: an LDR
+ * is not a quantum sensor and the factor depends on the light's spectrum.
+ */
+export function dailyLightIntegral(buckets: readonly LightBucket[], bucketMs: number, ppfdPerLux: number): LightIntegralDay[] {
+  const days = new Map<string, { micromol: number; lightSeconds: number }>();
+  for (const bucket of buckets) {
+    const date = localDate(bucket.atMs);
+    const day = days.get(date) ?? { micromol: 0, lightSeconds: 0 };
+    day.micromol += Math.max(0, bucket.meanLux) * ppfdPerLux * (bucketMs / 1000);
+    if (bucket.meanLux >= LIGHT_HOURS_MIN_LUX) day.lightSeconds += bucketMs / 1000;
+    days.set(date, day);
+  }
+  return [...days.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([date, day]) => ({
+      date,
+      dliMol: Math.round((day.micromol / 1e6) * 100) / 100,
+      hoursOfLight: Math.round((day.lightSeconds / 3600) * 100) / 100,
+    }));
+}

@@ -1,0 +1,107 @@
+// Issue 17: axe-core (WCAG 2.x A/AA, injected into the page) finds no serious or critical violation on
+// any screen, in both themes, at phone (390 px) and laptop (1366 px) width.
+// With SCREENSHOT_DIR set, it also saves a full-page screenshot of every screen it checks.
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { httpClient, registerUser } from '../support/http.ts';
+import { launchBrowser, signInViaUi, startGatewayForBrowser, type BrowserGateway } from './harness.ts';
+
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR;
+
+const SCREENS: Array<{ name: string; path: string; tab?: string }> = [
+  { name: 'overview', path: '/dashboard' },
+  { name: 'sensors', path: '/dashboard/sensors' },
+  { name: 'devices', path: '/dashboard/devices' },
+  { name: 'alerts', path: '/dashboard/alerts' },
+  { name: 'analytics', path: '/dashboard/analytics' },
+  { name: 'settings-profile', path: '/dashboard/settings', tab: 'Profile' },
+  { name: 'settings-notifications', path: '/dashboard/settings', tab: 'Notifications' },
+  { name: 'settings-thresholds', path: '/dashboard/settings', tab: 'Alert Thresholds' },
+  { name: 'settings-system', path: '/dashboard/settings', tab: 'System' },
+  { name: 'settings-security', path: '/dashboard/settings', tab: 'Security' },
+];
+
+interface Finding {
+  id: string;
+  impact: string | null;
+  nodes: string[];
+}
+
+async function seriousViolations(page: Page): Promise<Finding[]> {
+  await page.addScriptTag({ path: AXE_PATH });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+  });
+}
+
+describe('accessibility (axe-core) on every screen, both themes, both widths', () => {
+  let server: BrowserGateway;
+  let browser: Browser;
+  const users = { light: { username: 'axelight', password: 'accessible-1' }, dark: { username: 'axedark', password: 'accessible-2' } };
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
+    const http = httpClient(server.url);
+    const token = await registerUser(http, users.light);
+    const darkToken = await registerUser(http, users.dark);
+    await http.put('/api/auth/profile', { preferences: { theme: 'dark', alertNotifications: false, emailNotifications: false } }, darkToken);
+    await http.put('/api/auth/profile', { preferences: { theme: 'light', alertNotifications: false, emailNotifications: false } }, token);
+    // Alerts of every severity, so their badges and colours are checked too.
+    for (const severity of ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']) {
+      await http.post('/api/alerts/greenhouse-001', { alertType: `TEST_${severity}`, severity, message: `A ${severity.toLowerCase()} test alert`, deviceId: 'fan-1' }, token);
+    }
+    await http.post('/api/devices/light-1/control', { action: 'on' }, token);
+    await http.post('/api/devices/fan-1/automation', { automationRules: { temperatureHigh: 60 }, autoMode: true }, token);
+    if (SCREENSHOT_DIR) mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  for (const theme of ['light', 'dark'] as const) {
+    for (const width of [390, 1366]) {
+      it(`${theme} theme at ${width} px`, async () => {
+        const context = await browser.newContext({ baseURL: server.url, viewport: { width, height: width < 600 ? 844 : 900 }, hasTouch: width < 600, bypassCSP: true });
+        context.setDefaultTimeout(10_000);
+        try {
+          const page = await context.newPage();
+          const found: string[] = [];
+          const check = async (name: string) => {
+            await page.waitForTimeout(600); // data and charts settle
+            if (SCREENSHOT_DIR) await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${theme}-${width}.png`), fullPage: true });
+            for (const v of await seriousViolations(page)) found.push(`${name}: ${v.id} (${v.impact}) ${v.nodes.join(' | ')}`);
+          };
+
+          await page.goto('/login');
+          await page.getByRole('button', { name: 'Sign In' }).waitFor();
+          await check('login');
+          await signInViaUi(page, users[theme]);
+          await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+          for (const screen of SCREENS) {
+            if (new URL(page.url()).pathname !== screen.path) await page.goto(screen.path);
+            await page.locator('main .screen').waitFor();
+            if (screen.tab) await page.getByRole('tab', { name: screen.tab }).click();
+            await check(screen.name);
+          }
+          await page.goto('/dashboard/devices');
+          await page.getByRole('button', { name: 'Add Device' }).first().click();
+          await page.getByRole('dialog').waitFor();
+          await check('devices-add-dialog');
+          expect(found).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      }, 120_000);
+    }
+  }
+});

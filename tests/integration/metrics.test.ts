@@ -1,0 +1,68 @@
+// GET /api/metrics: Prometheus text for any signed-in account, with the gateway's own numbers in it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hardwareWith, fakeSensors } from '../support/fake-sensors.ts';
+import { startTestGateway, type TestGateway } from '../support/gateway.ts';
+import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
+
+let gw: TestGateway;
+let http: HttpClient;
+let admin: string;
+let viewer: string;
+const ID = 'greenhouse-001';
+
+beforeAll(async () => {
+  gw = await startTestGateway({}, { hardware: hardwareWith(fakeSensors({ climate: { temperatureC: 24.5, humidityPct: 61 }, levelCm: 42 }).sensors) });
+  http = httpClient(gw.url);
+  admin = await registerUser(http, { username: 'boss' });
+  viewer = await registerUser(http, { username: 'guest', role: 'viewer' });
+});
+afterAll(async () => gw?.dispose());
+
+/** The value of one series, e.g. sample(text, 'greenhouse_device_on', { device_id: 'fan-1' }). */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    if (!Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) continue;
+    return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return undefined;
+}
+
+describe('GET /api/metrics', () => {
+  it('needs a token, and any role will do', async () => {
+    expect((await http.get('/api/metrics')).status).toBe(401);
+    expect((await http.get('/api/metrics', 'not-a-token')).status).toBe(401);
+    const answer = await http.get('/api/metrics', viewer);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  });
+
+  it('reports readings, device states, active alerts by severity, sampler health, event-loop lag and HTTP latency', async () => {
+    await gw.sampler.sampleNow();
+    await http.post('/api/devices/fan-1/control', { action: 'on' }, admin);
+    await http.post(`/api/alerts/${ID}`, { alertType: 'CUSTOM_CHECK', severity: 'HIGH', message: 'one' }, admin);
+    await http.post(`/api/alerts/${ID}`, { alertType: 'OTHER_CHECK', severity: 'HIGH', message: 'two' }, admin);
+    const text = (await http.get('/api/metrics', viewer)).body as string;
+
+    expect(sample(text, 'greenhouse_temperature_celsius', { greenhouse_id: ID })).toBe(24.5);
+    expect(sample(text, 'greenhouse_humidity_percent')).toBe(61);
+    expect(sample(text, 'greenhouse_water_level_centimeters')).toBe(42);
+    expect(sample(text, 'greenhouse_vpd_kilopascals', { sensor: 'DHT11' })).toBeCloseTo(1.2, 2);
+    expect(sample(text, 'greenhouse_dew_point_celsius')).toBeCloseTo(16.5, 1);
+    expect(sample(text, 'greenhouse_device_on', { device_id: 'fan-1', device_type: 'FAN' })).toBe(1);
+    expect(sample(text, 'greenhouse_device_on', { device_id: 'heater-1' })).toBe(0);
+    expect(sample(text, 'greenhouse_device_power_watts', { device_id: 'fan-1' })).toBe(60);
+    expect(sample(text, 'greenhouse_alerts_active', { severity: 'HIGH' })).toBe(2);
+    expect(sample(text, 'greenhouse_alerts_active', { severity: 'CRITICAL' })).toBe(0);
+    expect(sample(text, 'greenhouse_sampler_ticks_total', { outcome: 'ok' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'greenhouse_sampler_tick_duration_seconds_count')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'greenhouse_sensor_healthy', { sensor: 'DHT11' })).toBe(1);
+    expect(sample(text, 'greenhouse_sensor_sample_age_seconds', { sensor: 'WATER_LEVEL' })).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
+    // Routes by template: one series for every device's control, whatever the id.
+    expect(sample(text, 'http_request_duration_seconds_count', { route: '/api/devices/:deviceId/control', method: 'POST', status_code: '200' })).toBe(1);
+    expect(text).not.toContain('route="/api/devices/fan-1/control"');
+    // The bridge is off: no MQTT series rather than a misleading 0.
+    expect(sample(text, 'greenhouse_mqtt_connected')).toBeUndefined();
+  });
+});

@@ -1,0 +1,50 @@
+// The last will, on a real gateway process (node server/main.ts, as systemd runs it) that is SIGKILLed:
+// nothing in the process runs at that moment, so `offline` can only come from the broker.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+
+describe('MQTT availability of a gateway process', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'greenhouse-will-'));
+  let broker: Broker | null = null;
+  let server: ServerProcess | null = null;
+  let sub: Subscriber | null = null;
+  afterAll(async () => {
+    server?.child.kill('SIGKILL');
+    await sub?.close();
+    await broker?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says online when it connects, and the broker says offline for it when it is killed', { timeout: 120_000 }, async () => {
+    broker = await startMosquitto();
+    const configFile = join(dir, 'config.json');
+    writeFileSync(configFile, JSON.stringify({ greenhouseId: 'house-will', mqtt: { baseTopic: 'farm' } }));
+    sub = await Subscriber.connect(broker.url, ['farm/house-will/status']);
+    server = await startServerProcess({
+      GREENHOUSE_DATA_DIR: join(dir, 'data'),
+      GREENHOUSE_CONFIG: configFile,
+      GREENHOUSE_MQTT_URL: broker.url,
+    });
+    const online = await sub.next((m) => m.payload === 'online', 30_000, 'online');
+    expect(online.retain).toBe(true);
+    const health = (await (await fetch(`${server.url}/api/health`)).json()) as { data: { mqtt: Record<string, unknown> } };
+    expect(health.data.mqtt).toMatchObject({ enabled: true, state: 'connected', topicRoot: 'farm/house-will', broker: broker.url });
+
+    const offline = sub.nextNew((m) => m.payload === 'offline', 30_000, 'the last will');
+    server.child.kill('SIGKILL');
+    expect((await server.exited).signal).toBe('SIGKILL');
+    const will = await offline;
+    expect(will.retain).toBe(true);
+    // Retained: Home Assistant started later still sees the gateway as unavailable.
+    const later = await Subscriber.connect(broker.url, ['farm/house-will/status']);
+    try {
+      expect((await later.next(() => true, 15_000, 'retained status')).payload).toBe('offline');
+    } finally {
+      await later.close();
+    }
+  });
+});

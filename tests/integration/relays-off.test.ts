@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAIN_GPIO_CHIP_LABELS } from '../../drivers/rpi/gpio-base.ts';
+import { loadConfig } from '../../server/config/load.ts';
+// @ts-expect-error plain JavaScript helper without type declarations
+import * as helper from '../../scripts/relays-off.mjs';
+
+const HELPER = join(import.meta.dirname, '..', '..', 'scripts', 'relays-off.mjs');
+
+/**
+ * A fake /sys/class/gpio of a Pi 4 on a 6.6 kernel (header chip at base 512, the firmware expander at
+ * 570) and a fake kernel: a number written to `export` becomes a gpioN directory, as input.
+ */
+function fakeSysfs(dir: string) {
+  const root = join(dir, 'gpio');
+  mkdirSync(root, { recursive: true });
+  for (const [name, label, base] of [['gpiochip512', 'pinctrl-bcm2711', '512'], ['gpiochip570', 'raspberrypi-exp-gpio', '570']] as const) {
+    mkdirSync(join(root, name));
+    writeFileSync(join(root, name, 'label'), `${label}\n`);
+    writeFileSync(join(root, name, 'base'), `${base}\n`);
+    writeFileSync(join(root, name, 'ngpio'), '58\n');
+  }
+  writeFileSync(join(root, 'export'), '');
+  writeFileSync(join(root, 'unexport'), '');
+  const exportLine = (number: number, direction: string, value: string) => {
+    mkdirSync(join(root, `gpio${number}`));
+    writeFileSync(join(root, `gpio${number}`, 'direction'), direction);
+    writeFileSync(join(root, `gpio${number}`, 'value'), value);
+  };
+  const kernel = setInterval(() => {
+    const written = readFileSync(join(root, 'export'), 'utf8').trim();
+    if (!written) return;
+    writeFileSync(join(root, 'export'), '');
+    exportLine(Number(written), 'in', '0');
+  }, 5);
+  return {
+    root,
+    exportLine,
+    direction: (number: number) => readFileSync(join(root, `gpio${number}`, 'direction'), 'utf8'),
+    lines: () => readdirSync(root).filter((name) => /^gpio\d+$/.test(name)).sort(),
+    stop: () => clearInterval(kernel),
+  };
+}
+
+function runHelper(env: Record<string, string>) {
+  return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, [HELPER], { env: { PATH: process.env.PATH, ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+describe('scripts/relays-off.mjs (the unit\'s ExecStopPost) against a fake sysfs', () => {
+  let dir = '';
+  let sysfs: ReturnType<typeof fakeSysfs> | null = null;
+  afterEach(() => {
+    sysfs?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('drives every configured relay to its OFF level, exported or not, offset by the chip base; leaves the servo', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'relays-off-'));
+    sysfs = fakeSysfs(dir);
+    // The pump (active-low, GPIO 17 = sysfs 529) was left ON by a crashed gateway: output, low.
+    sysfs.exportLine(529, 'out', '0');
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({
+      outputs: [
+        { outputId: 'relay-1', kind: 'relay', pin: 17, activeLow: true },
+        { outputId: 'relay-2', kind: 'relay', pin: 27, activeLow: false },
+        { outputId: 'servo-1', kind: 'servo', pin: 18 },
+      ],
+    }));
+    const result = await runHelper({ GREENHOUSE_CONFIG: config, GREENHOUSE_GPIO_SYSFS: sysfs.root });
+    expect(result, result.err).toMatchObject({ code: 0 });
+    expect(result.out).toContain('2 of 2 relays driven off (GPIO chip base 512)');
+    expect(sysfs.direction(529)).toBe('high'); // active-low: off = high level
+    expect(sysfs.direction(539)).toBe('low'); // exported by the helper, off = low level
+    expect(sysfs.lines()).toEqual(['gpio529', 'gpio539']); // nothing for the servo's GPIO 18 (530)
+  });
+
+  it('uses the built-in default outputs when the config names none (the gateway\'s own defaults)', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'relays-off-'));
+    sysfs = fakeSysfs(dir);
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ greenhouseId: 'greenhouse-001' }));
+    const result = await runHelper({ GREENHOUSE_CONFIG: config, GREENHOUSE_GPIO_SYSFS: sysfs.root });
+    expect(result, result.err).toMatchObject({ code: 0 });
+    const relays = loadConfig({ GREENHOUSE_CONFIG: config }).outputs.filter((o) => o.kind === 'relay');
+    expect(relays).toHaveLength(8);
+    expect(sysfs.lines()).toEqual(relays.map((relay) => `gpio${512 + relay.pin}`).sort());
+    for (const relay of relays) expect(sysfs.direction(512 + relay.pin)).toBe(relay.activeLow ? 'high' : 'low');
+  });
+
+  it('fails loudly (exit 1, naming the chips it saw) when the header GPIO chip is missing', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'relays-off-'));
+    sysfs = fakeSysfs(dir);
+    rmSync(join(sysfs.root, 'gpiochip512'), { recursive: true });
+    const result = await runHelper({ GREENHOUSE_GPIO_SYSFS: sysfs.root });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('no Raspberry Pi header GPIO chip among raspberrypi-exp-gpio@570');
+    expect(existsSync(join(sysfs.root, 'gpio529'))).toBe(false);
+  });
+
+  it('reports a relay it could not switch off and still switches off the others', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'relays-off-'));
+    sysfs = fakeSysfs(dir);
+    sysfs.stop(); // a kernel that never creates the exported line
+    sysfs.exportLine(529, 'out', '0');
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ outputs: [{ outputId: 'relay-1', kind: 'relay', pin: 17, activeLow: true }, { outputId: 'relay-2', kind: 'relay', pin: 27, activeLow: true }] }));
+    const result = await runHelper({ GREENHOUSE_CONFIG: config, GREENHOUSE_GPIO_SYSFS: sysfs.root });
+    expect(result.code).toBe(1);
+    expect(sysfs.direction(529)).toBe('high');
+    expect(result.err).toContain('could not switch off relay-2 (GPIO 27)');
+  });
+
+  it('finds the header chip by the same labels as the gateway\'s relay driver', () => {
+    expect(helper.MAIN_GPIO_CHIP_LABELS).toEqual([...MAIN_GPIO_CHIP_LABELS]);
+  });
+});

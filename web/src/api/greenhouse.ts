@@ -1,0 +1,16 @@
+// Which greenhouse the dashboard shows: the signed-in user's first greenhouseAccess entry (design.md:
+// every user gets the gateway's configured id there), so a gateway configured with another id works.
+//   const greenhouseId = useGreenhouseId();
+import type { PublicUser } from '../../../server/contract/user.ts';
+import { useAuth } from '../auth/AuthProvider.tsx';
+
+/** The spec's fixed id, used only before the user (and its access list) is known. */
+export const DEFAULT_GREENHOUSE_ID = 'greenhouse-001';
+
+export function greenhouseIdOf(user: PublicUser | null | undefined): string {
+  return user?.greenhouseAccess?.[0]?.greenhouseId || DEFAULT_GREENHOUSE_ID;
+}
+
+export function useGreenhouseId(): string {
+  return greenhouseIdOf(useAuth().user);
+}
