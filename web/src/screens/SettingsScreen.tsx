@@ -1,15 +1,21 @@
-// Settings (spec section 2, "Settings"): five tabs. Profile, notifications and password are the
-// user's own (viewers too); thresholds and system settings are disabled for viewers.
+// Settings (spec section 2, "Settings"): five tabs, and Users for admins (design.md, Users and roles).
+// Profile, notifications and password are the user's own (viewers too); thresholds are disabled for
+// viewers, system settings and Reset All for everyone but admins, each saying why.
 import { useEffect, useState } from 'react';
 import { settingsGreenhouseId, useSettings } from '../api/settings.ts';
 import { toast } from '../components/toast/index.ts';
 import { useAuth } from '../auth/AuthProvider.tsx';
+import { useHardwareMode } from '../api/automation.ts';
 import { ConnectionBanner } from './overview/ConnectionBanner.tsx';
+import { DeviceSafetyTab } from './settings/DeviceSafetyTab.tsx';
 import { NotificationsTab } from './settings/NotificationsTab.tsx';
 import { ProfileTab } from './settings/ProfileTab.tsx';
 import { SecurityTab } from './settings/SecurityTab.tsx';
+import { SimulatorTab } from './settings/SimulatorTab.tsx';
 import { SystemTab } from './settings/SystemTab.tsx';
 import { ThresholdsTab } from './settings/ThresholdsTab.tsx';
+import { UsersTab } from './settings/UsersTab.tsx';
+import { isAdmin } from '../auth/permissions.ts';
 import './settings/settings.css';
 
 const TABS = [
@@ -17,14 +23,22 @@ const TABS = [
   { id: 'notifications', label: 'Notifications' },
   { id: 'thresholds', label: 'Alert Thresholds' },
   { id: 'system', label: 'System' },
+  { id: 'devices', label: 'Device Safety' },
   { id: 'security', label: 'Security' },
+  { id: 'simulator', label: 'Simulator' },
+  { id: 'users', label: 'Users' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
+/** Tabs only an admin sees: the server answers 403 to anyone else. */
+const ADMIN_TABS: readonly TabId[] = ['users'];
 
 export function SettingsScreen() {
   const [tab, setTab] = useState<TabId>('profile');
   const { user } = useAuth();
   const { isError } = useSettings(settingsGreenhouseId(user), { live: false });
+  // The Simulator tab exists only for admins of a gateway running the simulator (its API is 404 elsewhere).
+  const simulatorMode = useHardwareMode() === 'simulator';
+  const tabs = TABS.filter((t) => (t.id !== 'simulator' || (simulatorMode && isAdmin(user))) && (isAdmin(user) || !ADMIN_TABS.includes(t.id)));
   useEffect(() => {
     if (isError) toast.error('Failed to load settings');
   }, [isError]);
@@ -33,7 +47,7 @@ export function SettingsScreen() {
       <h1 className="screen-title">Settings</h1>
       <ConnectionBanner />
       <div className="tabs" role="tablist">
-        {TABS.map((t) => (
+        {tabs.map((t) => (
           <button
             key={t.id}
             type="button"
@@ -51,7 +65,10 @@ export function SettingsScreen() {
         {user && tab === 'notifications' && <NotificationsTab user={user} />}
         {tab === 'thresholds' && <ThresholdsTab />}
         {tab === 'system' && <SystemTab />}
+        {tab === 'devices' && <DeviceSafetyTab />}
         {tab === 'security' && <SecurityTab />}
+        {tab === 'simulator' && <SimulatorTab />}
+        {tab === 'users' && isAdmin(user) && <UsersTab />}
       </section>
     </div>
   );
