@@ -30,6 +30,8 @@ export interface GatewayForBrowserOptions {
   hardware?: GatewayOptions['hardware'];
   /** Restart an earlier gateway: its data dir and port (default: a fresh temp dir, an ephemeral port). */
   restart?: { dataDir: string; port: number };
+  /** Other config values (an MQTT broker, for one). */
+  overrides?: GatewayOptions['overrides'];
 }
 
 export async function startGatewayForBrowser(options: GatewayForBrowserOptions = {}): Promise<BrowserGateway> {
@@ -39,7 +41,7 @@ export async function startGatewayForBrowser(options: GatewayForBrowserOptions =
   const dataDir = options.restart?.dataDir ?? mkdtempSync(join(tmpdir(), 'greenhouse-browser-'));
   const gateway = await createGateway({
     env: {},
-    overrides: { dataDir, port: options.restart?.port ?? 0, host: '127.0.0.1', demo: options.demo ?? false },
+    overrides: { ...options.overrides, dataDir, port: options.restart?.port ?? 0, host: '127.0.0.1', demo: options.demo ?? false },
     webRoot: WEB_DIST,
     hardware: options.hardware,
   });

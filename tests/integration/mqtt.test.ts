@@ -249,7 +249,7 @@ describe('commands on /set', () => {
 });
 
 describe('a broker that goes away', () => {
-  it('restarting mid-stream: sampling goes on, the bridge reconnects and publishes everything again', async () => {
+  it('restarting mid-stream: sampling goes on, the bridge reconnects and publishes everything again', { timeout: 90_000 }, async () => {
     const { root: ROOT, config: configTopic, gw, sensors, http, admin, sub } = await setup();
     await gw.sampler.sampleNow();
     await sub.next((m) => m.topic === `${ROOT}/sensors/state`);
@@ -284,7 +284,7 @@ describe('a broker that goes away', () => {
     expect(up.lastConnectedAt).not.toBeNull();
   });
 
-  it('that stops answering: requests and sampling go on, the queue stays within its cap', async () => {
+  it('that stops answering: requests and sampling go on, the queue stays within its cap', { timeout: 90_000 }, async () => {
     const { id: ID, gw, sensors, http, admin } = await setup({ queueLimit: 10 });
     const pid = brokerPid();
     process.kill(pid, 'SIGSTOP');
@@ -304,6 +304,16 @@ describe('a broker that goes away', () => {
     } finally {
       process.kill(pid, 'SIGCONT');
     }
+  });
+});
+
+describe('a gateway that stops', () => {
+  it('says offline (retained) before it disconnects', async () => {
+    const { root: ROOT, gw, sub } = await setup();
+    const offline = sub.nextNew((m) => m.topic === `${ROOT}/status`, 15_000, 'offline');
+    await gw.dispose();
+    const message = await offline;
+    expect(message).toMatchObject({ payload: 'offline', retain: true });
   });
 });
 

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { freePort } from './server-process.ts';
 
 export const MOSQUITTO = '/usr/sbin/mosquitto';
+const MOSQUITTO_PASSWD = '/usr/bin/mosquitto_passwd';
 
 export interface Broker {
   port: number;
@@ -22,14 +23,33 @@ export interface Broker {
 }
 
 /**
- * A real Mosquitto (Debian's package, installed by .ci/run) on a free loopback port, anonymous and
- * without persistence, with a config file in a temp dir. `extraConfig` adds lines (an ACL, for one).
+ * A real Mosquitto (Debian's package, installed by .ci/run) on a free loopback port, without
+ * persistence, with a config file in a temp dir: anonymous, or with these users and an ACL.
  */
-export async function startMosquitto(extraConfig: string[] = []): Promise<Broker> {
+export async function startMosquitto(options: { users?: Record<string, string>; acl?: string } = {}): Promise<Broker> {
   const dir = mkdtempSync(join(tmpdir(), 'greenhouse-mosquitto-'));
   const port = await freePort();
   const configFile = join(dir, 'mosquitto.conf');
-  writeFileSync(configFile, [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', ...extraConfig, ''].join('\n'));
+  const lines = [`listener ${port} 127.0.0.1`, 'persistence false'];
+  // Started as root (CI), Mosquitto drops to the `mosquitto` user and could no longer read the password
+  // and ACL files in this private temp dir: keep the user that started it.
+  if (process.getuid?.() === 0) lines.push('user root');
+  if (options.users) {
+    const passwordFile = join(dir, 'passwd');
+    writeFileSync(passwordFile, '', { mode: 0o600 });
+    for (const [user, password] of Object.entries(options.users)) {
+      execFileSync(MOSQUITTO_PASSWD, ['-b', passwordFile, user, password]);
+    }
+    lines.push('allow_anonymous false', `password_file ${passwordFile}`);
+  } else {
+    lines.push('allow_anonymous true');
+  }
+  if (options.acl !== undefined) {
+    const aclFile = join(dir, 'acl');
+    writeFileSync(aclFile, options.acl, { mode: 0o600 });
+    lines.push(`acl_file ${aclFile}`);
+  }
+  writeFileSync(configFile, [...lines, ''].join('\n'));
   let child: ChildProcess | null = null;
   let output = '';
 
@@ -110,9 +130,9 @@ export class Subscriber {
     });
   }
 
-  static async connect(url: string, filters: string[]): Promise<Subscriber> {
+  static async connect(url: string, filters: string[], credentials: { username?: string; password?: string } = {}): Promise<Subscriber> {
     // MQTT 5 with retain-as-published: a live message keeps its retain flag, so a test can check it.
-    const client = await mqtt.connectAsync(url, { reconnectPeriod: 200, clean: true, protocolVersion: 5 });
+    const client = await mqtt.connectAsync(url, { reconnectPeriod: 200, clean: true, protocolVersion: 5, ...credentials });
     const subscriber = new Subscriber(client);
     if (filters.length > 0) await client.subscribeAsync(filters, { qos: 1, rap: true });
     return subscriber;

@@ -57,8 +57,8 @@ export function useDeviceCommands() {
   const add = useMutation({ mutationFn: (body: NewDevice) => api.request<Device>('POST', '/api/devices', body), onSettled });
   const remove = useMutation({ mutationFn: (deviceId: string) => api.request<unknown>('DELETE', device(deviceId)), onSettled });
   const automation = useMutation({
-    mutationFn: ({ deviceId, automationRules, autoMode }: { deviceId: string; automationRules: AutomationRules; autoMode: boolean }) =>
-      api.request<Device>('POST', `${device(deviceId)}/automation`, { automationRules, autoMode }),
+    mutationFn: ({ deviceId, ...body }: { deviceId: string; automationRules: AutomationRules; autoMode: boolean } & Pick<Partial<Device>, 'sensorLossAction'>) =>
+      api.request<Device>('POST', `${device(deviceId)}/automation`, body),
     onSettled,
   });
   const quick = useMutation({
@@ -73,8 +73,8 @@ export function useDeviceCommands() {
     control: (deviceId: string, action: ControlAction) => control.mutateAsync({ deviceId, action }),
     add: (body: NewDevice) => add.mutateAsync(body),
     remove: (deviceId: string) => remove.mutateAsync(deviceId),
-    saveAutomation: (deviceId: string, automationRules: AutomationRules, autoMode: boolean) =>
-      automation.mutateAsync({ deviceId, automationRules, autoMode }),
+    saveAutomation: (deviceId: string, automationRules: AutomationRules, autoMode: boolean, extra: Pick<Partial<Device>, 'sensorLossAction'> = {}) =>
+      automation.mutateAsync({ deviceId, automationRules, autoMode, ...extra }),
     turnOffAll: () => quick.mutateAsync('turn-off-all'),
     enableAuto: () => quick.mutateAsync('enable-auto'),
     optimizePower: () => quick.mutateAsync('optimize-power'),

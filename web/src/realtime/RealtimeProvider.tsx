@@ -1,7 +1,7 @@
 // React side of the realtime link. Mount inside AuthProvider and QueryClientProvider.
 //   const { connected, subscribe, send } = useRealtime();
 //   useEffect(() => subscribe('newAlert', (alert) => ...), [subscribe]);   // returns the unsubscribe
-//   send('device-control', { deviceId, action: 'toggle', greenhouseId: GREENHOUSE_ID });
+//   send('device-control', { deviceId, action: 'toggle', greenhouseId });   // from useGreenhouseId()
 // Handlers run once per animation frame batch, in arrival order. The shared queries are already
 // kept fresh here (event-effects.ts); screens subscribe only for extra effects such as toasts.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';

@@ -2,6 +2,7 @@
 // first (issue 17: on a phone the grower opens the dashboard to see them), then the link and counts.
 import { ActiveAlertsWidget } from './overview/ActiveAlertsWidget.tsx';
 import { ConnectionBanner } from './overview/ConnectionBanner.tsx';
+import { ClimateMetrics } from './sensors/ClimateMetrics.tsx';
 import { DeviceStatus } from './overview/DeviceStatus.tsx';
 import { EnvironmentalStatus } from './overview/EnvironmentalStatus.tsx';
 import { SensorOverview } from './overview/SensorOverview.tsx';
@@ -11,6 +12,7 @@ export function OverviewScreen() {
   return (
     <div className="screen">
       <SensorOverview />
+      <ClimateMetrics />
       <ConnectionBanner />
       <StatCards />
       <div className="grid grid-2">

@@ -8,6 +8,7 @@ import { useSensorHistory, type SensorFilter } from '../api/sensors.ts';
 import { UnreachableNotice } from '../components/DataState.tsx';
 import { useNow } from '../components/useNow.ts';
 import { useRealtime } from '../realtime/RealtimeProvider.tsx';
+import { ClimateMetrics } from './sensors/ClimateMetrics.tsx';
 import { EnvironmentalTrends } from './sensors/EnvironmentalTrends.tsx';
 import { ReadingCards } from './sensors/ReadingCards.tsx';
 import { SensorDetailCards } from './sensors/SensorDetailCards.tsx';
@@ -52,6 +53,7 @@ export function SensorsScreen() {
       </div>
 
       <ReadingCards withWater />
+      <ClimateMetrics withDays />
 
       <section className="card" data-testid="historical-data">
         <div className="card-header">

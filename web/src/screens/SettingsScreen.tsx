@@ -4,10 +4,13 @@ import { useEffect, useState } from 'react';
 import { settingsGreenhouseId, useSettings } from '../api/settings.ts';
 import { toast } from '../components/toast/index.ts';
 import { useAuth } from '../auth/AuthProvider.tsx';
+import { useHardwareMode } from '../api/automation.ts';
 import { ConnectionBanner } from './overview/ConnectionBanner.tsx';
+import { DeviceSafetyTab } from './settings/DeviceSafetyTab.tsx';
 import { NotificationsTab } from './settings/NotificationsTab.tsx';
 import { ProfileTab } from './settings/ProfileTab.tsx';
 import { SecurityTab } from './settings/SecurityTab.tsx';
+import { SimulatorTab } from './settings/SimulatorTab.tsx';
 import { SystemTab } from './settings/SystemTab.tsx';
 import { ThresholdsTab } from './settings/ThresholdsTab.tsx';
 import './settings/settings.css';
@@ -17,7 +20,9 @@ const TABS = [
   { id: 'notifications', label: 'Notifications' },
   { id: 'thresholds', label: 'Alert Thresholds' },
   { id: 'system', label: 'System' },
+  { id: 'devices', label: 'Device Safety' },
   { id: 'security', label: 'Security' },
+  { id: 'simulator', label: 'Simulator' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 
@@ -25,6 +30,9 @@ export function SettingsScreen() {
   const [tab, setTab] = useState<TabId>('profile');
   const { user } = useAuth();
   const { isError } = useSettings(settingsGreenhouseId(user), { live: false });
+  // The Simulator tab exists only for admins of a gateway running the simulator (its API is 404 elsewhere).
+  const simulatorMode = useHardwareMode() === 'simulator';
+  const tabs = TABS.filter((t) => t.id !== 'simulator' || (simulatorMode && user?.role === 'admin'));
   useEffect(() => {
     if (isError) toast.error('Failed to load settings');
   }, [isError]);
@@ -33,7 +41,7 @@ export function SettingsScreen() {
       <h1 className="screen-title">Settings</h1>
       <ConnectionBanner />
       <div className="tabs" role="tablist">
-        {TABS.map((t) => (
+        {tabs.map((t) => (
           <button
             key={t.id}
             type="button"
@@ -51,7 +59,9 @@ export function SettingsScreen() {
         {user && tab === 'notifications' && <NotificationsTab user={user} />}
         {tab === 'thresholds' && <ThresholdsTab />}
         {tab === 'system' && <SystemTab />}
+        {tab === 'devices' && <DeviceSafetyTab />}
         {tab === 'security' && <SecurityTab />}
+        {tab === 'simulator' && <SimulatorTab />}
       </section>
     </div>
   );

@@ -29,12 +29,13 @@ function describeHour(hour: number, count: number, bucket: HourlyBucket | undefi
   return parts.join(', ');
 }
 
-/** Up to three round y-axis ticks from 0 to the largest count. */
+/** Round y-axis ticks from 0 to the first at or above the largest count (three or four). */
 export function countTicks(max: number): number[] {
   if (max <= 0) return [0];
   const step = niceStep(max / 2);
-  const ticks = [];
-  for (let v = 0; v <= max + 1e-9; v += step) ticks.push(v);
+  // Up to the first tick at or above the largest count, so the tallest bar stays under the axis top.
+  const ticks = [0];
+  while (ticks[ticks.length - 1]! < max) ticks.push(ticks[ticks.length - 1]! + step);
   return ticks;
 }
 

@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import type uPlot from 'uplot';
 import type { Reading } from '../../../../server/contract/reading.ts';
+import { useAuth } from '../../auth/AuthProvider.tsx';
 import { UPlotChart } from '../../components/UPlotChart.tsx';
 import { formatTimestamp } from '../../format.ts';
 import { axisLabel, axisLabelWidthPx, buildChartData, summarize, type SeriesSpec } from '../../sensors/chart-data.ts';
@@ -55,6 +56,9 @@ function makeOptions(series: SeriesSpec[], hours: number, width: number): uPlot.
   const timeValues = (_u: uPlot, splits: number[]) => splits.map((s) => axisLabel(s, hours));
   // uPlot spaces ticks at least `space` px apart: wider than the widest label, labels never collide.
   const timeSpacePx = axisLabelWidthPx(hours) + 24;
+  // A canvas knows no CSS 'currentColor': take the theme's text colour (black axis text on the dark theme
+  // was unreadable). The options are rebuilt when the theme changes (optionsKey).
+  const axisText = getComputedStyle(document.documentElement).getPropertyValue('--text-muted').trim() || '#5b6b61';
   return {
     width,
     height: HEIGHT_PX,
@@ -84,8 +88,8 @@ function makeOptions(series: SeriesSpec[], hours: number, width: number): uPlot.
       })),
     ],
     axes: [
-      { values: timeValues, space: timeSpacePx, stroke: 'currentColor', grid: { stroke: 'rgba(128,128,128,0.15)' } },
-      ...(hasValue ? [{ scale: 'value', stroke: 'currentColor', grid: { stroke: 'rgba(128,128,128,0.15)' } }] : []),
+      { values: timeValues, space: timeSpacePx, stroke: axisText, grid: { stroke: 'rgba(128,128,128,0.15)' } },
+      ...(hasValue ? [{ scale: 'value', stroke: axisText, grid: { stroke: 'rgba(128,128,128,0.15)' } }] : []),
       ...(hasLux ? [{ scale: 'lux', side: 1, stroke: '#f59e0b', grid: { show: !hasValue }, label: 'lux', size: 60 }] : []),
     ],
   };
@@ -105,7 +109,8 @@ export function EnvironmentalTrends({ readings, hours }: { readings: Reading[]; 
   }, [readings, unit]);
   const seriesKey = chart.series.map((s) => s.label).join(',');
   // Options (series, axis format) change only with the set of lines or the range: rebuild then only.
-  const optionsKey = `${seriesKey}|${hours}`;
+  const theme = useAuth().user?.preferences.theme ?? 'light';
+  const optionsKey = `${seriesKey}|${hours}|${theme}`;
   return (
     <>
       <UPlotChart

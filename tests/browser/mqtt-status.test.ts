@@ -1,0 +1,43 @@
+// Settings > System tells where the MQTT bridge stands, against a real Mosquitto that goes away.
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { registerUser, httpClient } from '../support/http.ts';
+import { startMosquitto, type Broker } from '../support/mosquitto.ts';
+import { launchBrowser, newPage, signInViaUi, startGatewayForBrowser, type BrowserGateway, type Credentials } from './harness.ts';
+
+const viewer: Credentials = { username: 'grower', password: 'tomatoes-2026' };
+
+describe('Settings > System: the MQTT bridge line', () => {
+  let broker: Broker;
+  let server: BrowserGateway;
+  let browser: Browser;
+  let context: BrowserContext | null = null;
+
+  beforeAll(async () => {
+    broker = await startMosquitto();
+    [server, browser] = await Promise.all([startGatewayForBrowser({ overrides: { mqtt: { url: broker.url } as never } }), launchBrowser()]);
+    await registerUser(httpClient(server.url), { username: viewer.username, password: viewer.password });
+  });
+  afterAll(async () => {
+    await context?.close().catch(() => {});
+    await browser?.close();
+    await server?.stop();
+    await broker?.dispose();
+  });
+
+  it('shows the broker it is connected to, then that it cannot reach it and that the greenhouse goes on', { timeout: 90_000 }, async () => {
+    const opened = await newPage(browser, server.url);
+    context = opened.context;
+    const { page } = opened;
+    await signInViaUi(page, viewer);
+    await page.goto('/dashboard/settings');
+    await page.getByRole('tab', { name: 'System' }).click();
+    const line = page.getByTestId('mqtt-status');
+    await line.filter({ hasText: `MQTT bridge: connected to ${broker.url} as greenhouse/greenhouse-001, Home Assistant discovery on` }).waitFor();
+
+    await broker.kill();
+    // The line polls every 10 s.
+    await line.filter({ hasText: `MQTT bridge: cannot reach ${broker.url}` }).waitFor({ timeout: 30_000 });
+    await line.filter({ hasText: 'sampling and control go on' }).waitFor();
+  });
+});

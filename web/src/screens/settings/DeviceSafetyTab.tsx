@@ -1,0 +1,61 @@
+// Device Safety tab: the heater cut-off (design.md, Safety beyond the rules) beside the other safety
+// limits it works with. Device safety settings are an admin's to change (PUT /api/settings/:id/devices).
+import type { FormEvent } from 'react';
+import type { Settings } from '../../../../server/contract/settings.ts';
+import { api } from '../../api/client.ts';
+import { useAuth } from '../../auth/AuthProvider.tsx';
+import { useAction, useSettingsForm } from './hooks.ts';
+import { SettingsLoadState } from './SettingsLoadState.tsx';
+
+interface Form {
+  heaterCutoffC: string;
+}
+
+const toForm = ({ deviceSettings: d }: Settings): Form => ({ heaterCutoffC: String(d.heaterCutoffC) });
+
+export function DeviceSafetyTab() {
+  const { greenhouseId: id, query, form, setForm, adopt } = useSettingsForm(toForm);
+  const isAdmin = useAuth().user?.role === 'admin';
+  const { busy, run } = useAction();
+  const limits = query.data?.deviceSettings;
+
+  function save(event: FormEvent) {
+    event.preventDefault();
+    if (!form) return;
+    // A number as a number: the server names the field when it is out of range.
+    const deviceSettings = { heaterCutoffC: Number(form.heaterCutoffC) };
+    void run(
+      async () => adopt(await api.put<Settings>(`/api/settings/${id}/devices`, { deviceSettings })),
+      'Device safety settings updated successfully',
+      'Failed to update device safety settings',
+    );
+  }
+
+  if (!form || !limits) return <SettingsLoadState failed={query.isError} />;
+  return (
+    <form className="form" onSubmit={save}>
+      <label className="field">
+        Heater Cut-off (°C)
+        <input type="number" name="heaterCutoffC" min={5} max={60} step={0.5} value={form.heaterCutoffC} disabled={!isAdmin}
+          onChange={(e) => setForm({ heaterCutoffC: e.target.value })} />
+        <span className="field-hint">Above this air temperature every heater is switched off and may not be switched on, by people or rules.</span>
+      </label>
+      <dl className="safety-limits">
+        <dt>Pump maximum run</dt>
+        <dd>{limits.pumpMaxRunSeconds} s</dd>
+        <dt>Tank low level (pump lockout)</dt>
+        <dd>{limits.tankLowLevelCm} cm</dd>
+        <dt>Minimum on / off time</dt>
+        <dd>
+          {limits.minOnSeconds} s / {limits.minOffSeconds} s
+        </dd>
+      </dl>
+      {!isAdmin && <p className="field-hint">Only an administrator can change device safety settings.</p>}
+      <div className="settings-actions">
+        <button type="submit" className="btn btn-primary" disabled={busy || !isAdmin}>
+          Save Settings
+        </button>
+      </div>
+    </form>
+  );
+}
