@@ -1,12 +1,14 @@
 // The 'Environmental Trends' chart (spec section 9): 400 px high, 2 px lines without points, gaps not
-// connected, one line per field that has data, light on its own right-hand scale.
-import { useMemo } from 'react';
+// connected, one line per field that has data, light on its own right-hand scale; under each line the
+// band between the min and max of its buckets.
+import { useMemo, useRef } from 'react';
 import type uPlot from 'uplot';
 import type { Reading } from '../../../../server/contract/reading.ts';
 import { useAuth } from '../../auth/AuthProvider.tsx';
 import { UPlotChart } from '../../components/UPlotChart.tsx';
 import { formatTimestamp } from '../../format.ts';
-import { axisLabel, axisLabelWidthPx, buildChartData, summarize, type SeriesSpec } from '../../sensors/chart-data.ts';
+import { bandPlugin, type BandColumns } from '../../sensors/band-plugin.ts';
+import { axisLabel, axisLabelWidthPx, buildChartData, summarize, type Column, type SeriesSpec } from '../../sensors/chart-data.ts';
 import { toUnit, unitSymbol, useTemperatureUnit } from '../../units.ts';
 
 const HEIGHT_PX = 400;
@@ -32,10 +34,20 @@ function tooltipPlugin(series: SeriesSpec[]): uPlot.Plugin {
           return;
         }
         const x = u.data[0][idx]!;
-        const rows = series
-          .map((s, i) => `<div><span class="tt-dot" style="background:${s.color}"></span>${s.label}: ${oneDecimal(u.data[i + 1]![idx], s.unit)}</div>`)
-          .join('');
-        tip.innerHTML = `<div class="tt-time">${formatTimestamp(new Date(x * 1000).toISOString())}</div>${rows}`;
+        // Built node by node, colours through the CSSOM: the gateway's Content-Security-Policy refuses
+        // inline style attributes in markup.
+        const time = document.createElement('div');
+        time.className = 'tt-time';
+        time.textContent = formatTimestamp(new Date(x * 1000).toISOString());
+        const rows = series.map((s, i) => {
+          const row = document.createElement('div');
+          const dot = document.createElement('span');
+          dot.className = 'tt-dot';
+          dot.style.background = s.color;
+          row.append(dot, `${s.label}: ${oneDecimal(u.data[i + 1]![idx], s.unit)}`);
+          return row;
+        });
+        tip.replaceChildren(time, ...rows);
         tip.style.display = 'block';
         // Beside the cursor, on whichever side has room, and always inside the plot (a phone's plot is
         // narrower than the tooltip's natural width: it then wraps instead of running off the card).
@@ -50,7 +62,7 @@ function tooltipPlugin(series: SeriesSpec[]): uPlot.Plugin {
   };
 }
 
-function makeOptions(series: SeriesSpec[], hours: number, width: number): uPlot.Options {
+function makeOptions(series: SeriesSpec[], hours: number, width: number, bands: () => readonly BandColumns[]): uPlot.Options {
   const hasLux = series.some((s) => s.scale === 'lux');
   const hasValue = series.some((s) => s.scale === 'value');
   const timeValues = (_u: uPlot, splits: number[]) => splits.map((s) => axisLabel(s, hours));
@@ -62,7 +74,7 @@ function makeOptions(series: SeriesSpec[], hours: number, width: number): uPlot.
   return {
     width,
     height: HEIGHT_PX,
-    plugins: [tooltipPlugin(series)],
+    plugins: [tooltipPlugin(series), bandPlugin(series, bands)],
     cursor: { points: { show: false } },
     scales: {
       x: {
@@ -105,8 +117,13 @@ export function EnvironmentalTrends({ readings, hours }: { readings: Reading[]; 
     if (at < 0) return built;
     const series = built.series.map((s, i) => (i === at ? { ...s, label: `Temperature (${unitSymbol(unit)})`, unit: unitSymbol(unit) } : s));
     const columns = built.columns.map((c, i) => (i === at + 1 ? c.map((v) => toUnit(v, unit)) : c)) as typeof built.columns;
-    return { series, columns };
+    const convert = (c: Column) => c.map((v) => toUnit(v, unit));
+    const bands = built.bands.map((b, i) => (i === at ? { min: convert(b.min), max: convert(b.max) } : b));
+    return { series, columns, bands };
   }, [readings, unit]);
+  // Read by the band plugin at each draw: new data redraws the band without rebuilding the plot.
+  const bandsRef = useRef<readonly BandColumns[]>(chart.bands);
+  bandsRef.current = chart.bands;
   const seriesKey = chart.series.map((s) => s.label).join(',');
   // Options (series, axis format) change only with the set of lines or the range: rebuild then only.
   const theme = useAuth().user?.preferences.theme ?? 'light';
@@ -116,7 +133,7 @@ export function EnvironmentalTrends({ readings, hours }: { readings: Reading[]; 
       <UPlotChart
         className="trend-chart"
         optionsKey={optionsKey}
-        makeOptions={(width) => makeOptions(chart.series, hours, width)}
+        makeOptions={(width) => makeOptions(chart.series, hours, width, () => bandsRef.current)}
         data={chart.columns as uPlot.AlignedData}
       />
       <p className="sr-only" data-testid="chart-summary">
