@@ -44,6 +44,8 @@ export interface OutputOptions {
   activeLow: boolean;
   openPulseUs: number;
   closedPulseUs: number;
+  /** The kind of device the output is wired to drive (the simulator's physical effect follows it). */
+  type?: DeviceType;
   device?: { deviceId: string; deviceName: string; deviceType: DeviceType; powerW: number };
 }
 

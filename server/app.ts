@@ -1,4 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
 import type { AppContext } from './context.ts';
@@ -6,7 +7,7 @@ import type { Feature } from './features.ts';
 import { handleError, HttpError } from './http/errors.ts';
 import { makeGreenhouseGuard } from './http/greenhouse.ts';
 import { registerDashboard } from './http/static.ts';
-import { createValidatorCompiler } from './http/validation.ts';
+import { createValidatorCompiler, strictEmptyBodies } from './http/validation.ts';
 
 export interface HttpAppOptions {
   features: readonly Feature[];
@@ -19,25 +20,53 @@ export interface HttpAppOptions {
 const WS_MAX_MESSAGE_BYTES = 64 * 1024;
 
 /**
+ * design.md, Limits and headers: everything from the gateway itself, no inline script, no framing.
+ * No `upgrade-insecure-requests` and no HSTS: the appliance speaks plain HTTP on the LAN, and an
+ * upgrade would break every asset. `data:` images: the dashboard's empty favicon.
+ */
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:'],
+  fontSrc: ["'self'"],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+/**
  * Builds the HTTP + websocket server: Fastify logging through the context's pino logger, one error
  * handler, then every feature's routes under /api (public, or behind the token guard), its root routes
  * (the websocket) and the dashboard.
  */
 export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Promise<FastifyInstance> {
+  const { limits } = ctx.config;
   const app = Fastify({
     // pino's Logger is Fastify's logger; the cast keeps FastifyInstance's default generics for plugins.
     loggerInstance: ctx.logger as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimitBytes,
     trustProxy: false,
-    // Keep the process healthy under slowloris-style clients on the LAN.
+    // Keep the process healthy under slowloris-style clients on the LAN: a whole request within a
+    // minute, its headers within headersTimeoutMs (checked every second, not Node's default 30 s), and
+    // an idle keep-alive connection closed after keepAliveTimeoutMs.
     requestTimeout: 60_000,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1000 },
     // On shutdown, do not wait for idle or half-open connections: outputs are already safe, and the
     // systemd stop timeout must hold.
     forceCloseConnections: true,
     ajv: { customOptions: { coerceTypes: false } },
   });
+  // Beyond this many open connections Node drops new ones at accept, before they cost a file descriptor
+  // each for long: health and sign-in stay reachable for the rest.
+  app.server.maxConnections = limits.connectionsTotal;
   app.setValidatorCompiler(createValidatorCompiler());
+  app.addHook('onRoute', strictEmptyBodies);
   app.setErrorHandler(handleError);
+  await app.register(fastifyHelmet, { contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES }, strictTransportSecurity: false, frameguard: { action: 'deny' } });
 
   await app.register(fastifyRateLimit, {
     global: false,

@@ -30,6 +30,7 @@ import { createSensorsFeature } from './sensors/feature.ts';
 import type { SamplingLoop } from './sensors/sampling-loop.ts';
 import { createSettingsFeature } from './settings/feature.ts';
 import { createSimulatorFeature } from './simulator/feature.ts';
+import { createUsersFeature } from './users/feature.ts';
 import { SettingsService } from './settings/settings-service.ts';
 
 export { DEMO_ACCOUNT } from './auth/feature.ts';
@@ -79,6 +80,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
 
   const auth = createAuthFeature(ctx);
   const settings = createSettingsFeature(ctx);
+  const usersFeature = createUsersFeature(ctx, { auth });
   const realtime = createRealtimeFeature(ctx, { auth, hubOptions: options.hubOptions });
   const devices = createDevicesFeature(ctx, { hub: realtime.hub });
   const alerts = createAlertsFeature(ctx);
@@ -92,7 +94,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const simulator = createSimulatorFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
   // consumer of its ticks is listening. Metrics first, so its request timing covers every route.
-  const features: Feature[] = [metrics, auth, settings, realtime, health, devices, alerts, mqtt, lifecycle, analytics, simulator, sensors];
+  const features: Feature[] = [metrics, auth, usersFeature, settings, realtime, health, devices, alerts, mqtt, lifecycle, analytics, simulator, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   const app = await buildHttpApp(ctx, { features, authenticate: auth.authenticate, webRoot });

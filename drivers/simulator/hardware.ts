@@ -31,7 +31,7 @@ export function createSimulatorHardware(options: SimulatorHardwareOptions): Simu
     seed: options.simulator.seed,
     tankDepthCm: options.sensors.hcsr04.tankDepthCm,
     ads1115: options.sensors.ads1115,
-    outputs: options.outputs.map((o) => ({ outputId: o.outputId, kind: o.kind, deviceType: o.device?.deviceType })),
+    outputs: options.outputs.map((o) => ({ outputId: o.outputId, kind: o.kind, deviceType: o.type ?? o.device?.deviceType })),
   });
   const outputs = new Map<string, SwitchOutput>(
     options.outputs.map((o) => [o.outputId, new SimulatedOutput(o.outputId, o.kind, simulator)]),

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { Alert, AlertStats, Severity } from '../contract/alert.ts';
-import { Envelope, FailureEnvelope } from '../contract/common.ts';
+import { Envelope, FailureEnvelope, SafeText } from '../contract/common.ts';
 
 export const AlertIdParams = Type.Object({
   // A positive integer (the row id); anything else is a 400 naming `id`, never a 500.
@@ -24,14 +24,14 @@ export const CreateBody = Type.Object(
   {
     alertType: Type.String({ pattern: '^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$', maxLength: 64 }),
     severity: Severity,
-    message: Type.String({ minLength: 1, maxLength: 1000 }),
-    deviceId: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+    message: SafeText({ minLength: 1, maxLength: 1000 }),
+    deviceId: Type.Optional(Type.Union([SafeText({ maxLength: 64 }), Type.Null()])),
   },
   { additionalProperties: false },
 );
 
 export const ResolveBody = Type.Object(
-  { actionTaken: Type.Optional(Type.String({ maxLength: 500 })) },
+  { actionTaken: Type.Optional(SafeText({ maxLength: 500 })) },
   { additionalProperties: false },
 );
 

@@ -1,3 +1,5 @@
+import { csvCell } from '../domain/csv-cell.ts';
+
 export const CSV_COLUMNS = ['timestamp', 'sensorType', 'temperature', 'humidity', 'lightIntensity', 'soilMoisture', 'waterLevel'] as const;
 
 export type CsvRow = [takenAt: number, sensorType: string, ...values: Array<number | null>];
@@ -8,6 +10,7 @@ export type CsvRow = [takenAt: number, sensorType: string, ...values: Array<numb
  */
 const DECIMALS = [1, 1, 0, 1, 1] as const;
 
+// Numbers are written as numbers (a negative temperature is not a formula); text goes through csvCell.
 const cell = (value: number | null, column: number) => (value === null ? '' : String(Number(value.toFixed(DECIMALS[column] ?? 1))));
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -26,5 +29,5 @@ export function localIsoTimestamp(epochMs: number): string {
 
 export function csvLine(row: CsvRow): string {
   const [takenAt, sensorType, ...values] = row;
-  return `${localIsoTimestamp(takenAt)},${sensorType},${values.map(cell).join(',')}\n`;
+  return `${localIsoTimestamp(takenAt)},${csvCell(sensorType)},${values.map(cell).join(',')}\n`;
 }

@@ -13,7 +13,10 @@ export const REDACT_PATHS = [
   'headers.authorization',
   'smtp.pass',
   'config.smtp.pass',
-  ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
+  'mqtt.password',
+  'config.mqtt.password',
+  'req.body',
+  ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `*.*.*.${key}`]),
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
@@ -5,7 +6,7 @@ import type { Feature } from '../features.ts';
 import { makeAuthenticate } from './guard.ts';
 import { loadOrCreateJwtSecret } from './jwt-secret.ts';
 import { LoginLimiter } from './login-limiter.ts';
-import { hashPassword } from './passwords.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
 import { authRoutes } from './routes.ts';
 import { TokenService } from './tokens.ts';
 import { UsersRepo } from './users-repo.ts';
@@ -16,6 +17,8 @@ export const DEMO_ACCOUNT = { username: 'admin', password: 'greenhouse' } as con
 /** Coarse per-client cap on sign-in requests, failed or not. */
 const LOGIN_REQUESTS_PER_MINUTE = 300;
 
+const DAY_MS = 24 * 60 * 60_000;
+
 export interface AuthFeature extends Feature {
   users: UsersRepo;
   tokens: TokenService;
@@ -25,15 +28,16 @@ export interface AuthFeature extends Feature {
 
 /** Accounts, sign-in, tokens and the demo account: /api/auth. */
 export function createAuthFeature(ctx: AppContext): AuthFeature {
-  const { config, clock, database } = ctx;
+  const { config, clock, database, bus } = ctx;
   const logger = featureLogger(ctx, 'auth');
   const users = new UsersRepo({ db: database.db, greenhouseId: config.greenhouseId, clock });
-  const tokens = new TokenService(loadOrCreateJwtSecret(config.dataDir));
+  const tokens = new TokenService({ secret: loadOrCreateJwtSecret(config.dataDir), sessionMaxMs: config.sessionMaxDays * DAY_MS });
   const authenticate = makeAuthenticate(users, tokens);
   const limiters = {
     perAccount: new LoginLimiter(config.loginRateLimit.max, config.loginRateLimit.windowMs, clock),
     // Guessing across many usernames from one client is stopped too, at a looser bound.
     perClient: new LoginLimiter(config.loginRateLimit.max * 3, config.loginRateLimit.windowMs, clock),
+    registrations: new LoginLimiter(config.registrationRateLimit.max, config.registrationRateLimit.windowMs, clock),
   };
 
   return {
@@ -48,12 +52,28 @@ export function createAuthFeature(ctx: AppContext): AuthFeature {
         tokens,
         limiters,
         authenticate,
+        registration: config.registration,
         demo: config.demo ? { ...DEMO_ACCOUNT } : null,
+        refusedCredentials: config.demo ? null : { ...DEMO_ACCOUNT },
+        revoked: (accountId, reason) => bus.emit('accountRevoked', { accountId, reason }),
         requestsPerMinute: LOGIN_REQUESTS_PER_MINUTE,
       });
     },
     async start() {
-      if (!config.demo || users.findByUsername(DEMO_ACCOUNT.username)) return;
+      const demoAccount = users.findByUsername(DEMO_ACCOUNT.username);
+      if (!config.demo) {
+        // Started with demo off, the demo password must stop working: an account that still has it
+        // gets an unguessable one (its owner sets a new one through an admin) and loses its sessions.
+        if (demoAccount && (await verifyPassword(demoAccount.passwordHash, DEMO_ACCOUNT.password))) {
+          users.update(demoAccount.id, {
+            passwordHash: await hashPassword(randomBytes(32).toString('base64url')),
+            tokenVersion: demoAccount.tokenVersion + 1,
+          });
+          logger.warn({ username: demoAccount.username }, 'demo is off: the demo account\'s password no longer works');
+        }
+        return;
+      }
+      if (demoAccount) return;
       users.create({
         username: DEMO_ACCOUNT.username,
         email: 'admin@greenhouse.local',

@@ -1,13 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { Role } from '../contract/user.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
-import type { TokenClaims, TokenService } from './tokens.ts';
+import type { TokenClaims, TokenService, VerifiedClaims } from './tokens.ts';
 import type { UserRow, UsersRepo } from './users-repo.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in account, loaded fresh from the database by `authenticate`. */
     account?: UserRow;
+    /** The claims of the bearer token it signed in with (the session's start, for a refresh). */
+    tokenClaims?: VerifiedClaims;
   }
 }
 
@@ -53,6 +55,7 @@ export function makeAuthenticate(users: UsersRepo, tokens: TokenService) {
     const account = accountFromClaims(users, checked.claims);
     if (!account) throw unauthorized('Invalid or revoked token, please sign in again');
     request.account = account;
+    request.tokenClaims = checked.claims;
   };
 }
 

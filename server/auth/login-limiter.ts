@@ -28,6 +28,11 @@ export class LoginLimiter {
     if (this.#failures.size > 10_000) this.#evictOldest();
   }
 
+  /** Counts one event of a limiter that counts every attempt, not only failures (self-registration). */
+  record(client: string): void {
+    this.recordFailure(client);
+  }
+
   recordSuccess(client: string): void {
     this.#failures.delete(client);
   }

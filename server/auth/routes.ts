@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { FailureEnvelope } from '../contract/common.ts';
-import type { Preferences } from '../contract/user.ts';
+import type { Preferences, RegistrationMode, Role } from '../contract/user.ts';
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../http/errors.ts';
 import { ok } from '../http/reply.ts';
 import { accountFromClaims, bearerToken } from './guard.ts';
@@ -14,10 +14,19 @@ import type { UserRow, UsersRepo } from './users-repo.ts';
 export interface AuthRoutesOptions {
   users: UsersRepo;
   tokens: TokenService;
-  /** Failed sign-ins per client and account, and (a looser bound) per client over all accounts. */
-  limiters: { perAccount: LoginLimiter; perClient: LoginLimiter };
+  /**
+   * Failed sign-ins per client and account, and (a looser bound) per client over all accounts;
+   * self-registrations per client.
+   */
+  limiters: { perAccount: LoginLimiter; perClient: LoginLimiter; registrations: LoginLimiter };
   authenticate: (request: FastifyRequest) => Promise<void>;
+  /** Who may self-register (config `registration`). */
+  registration: RegistrationMode;
   demo: { username: string; password: string } | null;
+  /** Credentials never accepted (the demo account's, when demo is off). */
+  refusedCredentials: { username: string; password: string } | null;
+  /** Tells the rest of the gateway (the websocket hub) that an account's older tokens were revoked. */
+  revoked: (accountId: number, reason: string) => void;
   /** Coarse per-client cap on sign-in requests, failed or not (requests per minute). */
   requestsPerMinute: number;
 }
@@ -29,8 +38,8 @@ export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOp
   const { users, tokens, limiters, authenticate } = options;
   const rateLimit = { max: options.requestsPerMinute, timeWindow: 60_000 };
 
-  const session = (account: UserRow, message: string) => {
-    const token = tokens.issue(account);
+  const session = (account: UserRow, message: string, sessionStartedAtMs?: number) => {
+    const token = tokens.issue(account, sessionStartedAtMs);
     const user = users.toPublic(account);
     return { success: true as const, message, data: { token, user }, token, user };
   };
@@ -39,15 +48,29 @@ export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOp
     schema: { body: RegisterBody, response: { 201: SessionReply, ...failures } },
   }, async (request, reply) => {
     const { username, email, password } = request.body;
-    const role = request.body.role ?? 'operator';
-    if (role === 'admin' && users.count() > 0 && !signedInAdmin(request)) {
-      throw forbidden('Only a signed-in admin can create an admin account');
+    const asked: Role = request.body.role ?? 'operator';
+    let role: Role = asked;
+    let requestedRole: Role | null = null;
+    // A signed-in admin creating an account gives it the asked role; so does the very first account
+    // (it becomes admin). Everyone else is a self-registration, ruled by config `registration`.
+    if (!signedInAdmin(request) && users.count() > 0) {
+      if (options.registration === 'closed') {
+        throw forbidden('Self-registration is closed on this gateway: ask an administrator for an account');
+      }
+      if (asked === 'admin') throw forbidden('Only a signed-in admin can create an admin account');
+      const waitSeconds = limiters.registrations.retryAfterSeconds(request.ip);
+      if (waitSeconds > 0) throw new HttpError(429, `Too many registrations from this address, try again in ${waitSeconds} seconds`);
+      limiters.registrations.record(request.ip);
+      if (options.registration === 'approval') {
+        role = 'viewer';
+        requestedRole = asked;
+      }
     }
     if (users.findByUsername(username)) throw conflict(`Username '${username}' is already taken`);
     const passwordHash = await hashPassword(password);
     let account: UserRow;
     try {
-      account = users.create({ username, email, passwordHash, role });
+      account = users.create({ username, email, passwordHash, role, requestedRole });
     } catch (err) {
       // Two registrations of one name at once: the unique index decides.
       if (String((err as Error).message).includes('UNIQUE')) throw conflict(`Username '${username}' is already taken`);
@@ -70,7 +93,7 @@ export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOp
     const user = users.findByUsername(request.body.username);
     // Verify against a hash even for unknown users, so timing does not reveal which usernames exist.
     const valid = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, request.body.password);
-    if (!user || !valid) {
+    if (!user || !valid || isRefused(request.body.username, request.body.password)) {
       limiters.perAccount.recordFailure(account);
       limiters.perClient.recordFailure(client);
       throw unauthorized('Invalid username or password');
@@ -113,19 +136,26 @@ export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOp
       }
       const updated = users.update(account.id, {
         passwordHash: await hashPassword(request.body.newPassword),
-        // Revokes every other session's token; this one gets a fresh token below.
+        // Revokes every other session's token (and their sockets); this one gets a fresh token below.
         tokenVersion: account.tokenVersion + 1,
       });
+      options.revoked(account.id, 'Password changed, please sign in again');
       return session(updated, 'Password updated successfully');
     };
     const passwordRoute = { schema: { body: PasswordBody, response: { 200: SessionReply, ...failures } } };
     authed.put('/password', passwordRoute, changePassword);
     authed.post('/change-password', passwordRoute, changePassword);
 
+    // A refresh keeps the session's start: the session still ends sessionMaxDays after the sign-in.
     authed.post('/refresh', { schema: { response: { 200: SessionReply, ...failures } } }, async (request) =>
-      session(request.account!, 'Session extended'),
+      session(request.account!, 'Session extended', request.tokenClaims!.sat * 1000),
     );
   });
+
+  function isRefused(username: string, password: string): boolean {
+    const refused = options.refusedCredentials;
+    return refused !== null && username.toLowerCase() === refused.username.toLowerCase() && password === refused.password;
+  }
 
   function signedInAdmin(request: FastifyRequest): boolean {
     const token = bearerToken(request.headers.authorization);

@@ -11,6 +11,8 @@ export interface NewUser {
   email: string;
   passwordHash: string;
   role: Role;
+  /** What a self-registered account asked for while it waits for an admin. */
+  requestedRole?: Role | null;
 }
 
 export interface UsersRepoDeps {
@@ -39,6 +41,54 @@ export class UsersRepo {
     return this.deps.db.select().from(users).where(eq(users.id, id)).get();
   }
 
+  /** Every account, pending requests first, then by name. */
+  list(): UserRow[] {
+    return this.deps.db
+      .select()
+      .from(users)
+      .orderBy(sql`${users.requestedRole} IS NULL`, sql`lower(${users.username})`)
+      .all();
+  }
+
+  countAdmins(): number {
+    return this.deps.db.select({ n: count() }).from(users).where(eq(users.role, 'admin')).get()?.n ?? 0;
+  }
+
+  /**
+   * Changes an account's role, clears its request and revokes its tokens, refusing to leave the
+   * gateway without an admin. Count and update share one transaction so two demotions cannot race.
+   */
+  changeRole(id: number, role: Role): UserRow | 'last-admin' {
+    return this.deps.db.transaction((tx) => {
+      const current = tx.select().from(users).where(eq(users.id, id)).get();
+      if (!current) throw new Error(`user ${id} vanished during role change`);
+      if (current.role === 'admin' && role !== 'admin') {
+        const admins = tx.select({ n: count() }).from(users).where(eq(users.role, 'admin')).get()?.n ?? 0;
+        if (admins <= 1) return 'last-admin';
+      }
+      return tx
+        .update(users)
+        .set({ role, requestedRole: null, tokenVersion: current.tokenVersion + 1, updatedAt: new Date(this.deps.clock.now()) })
+        .where(eq(users.id, id))
+        .returning()
+        .get()!;
+    });
+  }
+
+  /** Deletes an account unless it is the last admin. */
+  remove(id: number): 'removed' | 'last-admin' {
+    return this.deps.db.transaction((tx) => {
+      const current = tx.select().from(users).where(eq(users.id, id)).get();
+      if (!current) return 'removed';
+      if (current.role === 'admin') {
+        const admins = tx.select({ n: count() }).from(users).where(eq(users.role, 'admin')).get()?.n ?? 0;
+        if (admins <= 1) return 'last-admin';
+      }
+      tx.delete(users).where(eq(users.id, id)).run();
+      return 'removed';
+    });
+  }
+
   /**
    * Creates the account; the very first account becomes admin whatever it asked for. The count and the
    * insert run in one transaction so two simultaneous first registrations cannot both become admin.
@@ -46,11 +96,12 @@ export class UsersRepo {
   create(user: NewUser): UserRow {
     return this.deps.db.transaction((tx) => {
       const existing = tx.select({ n: count() }).from(users).get()?.n ?? 0;
-      const role: Role = existing === 0 ? 'admin' : user.role;
+      const first = existing === 0;
+      const role: Role = first ? 'admin' : user.role;
       const nowDate = new Date(this.deps.clock.now());
       return tx
         .insert(users)
-        .values({ ...user, role, preferences: DEFAULT_PREFERENCES, createdAt: nowDate, updatedAt: nowDate })
+        .values({ ...user, role, requestedRole: first ? null : (user.requestedRole ?? null), preferences: DEFAULT_PREFERENCES, createdAt: nowDate, updatedAt: nowDate })
         .returning()
         .get();
     });
@@ -77,6 +128,7 @@ export class UsersRepo {
       username: row.username,
       email: row.email,
       role: row.role,
+      requestedRole: row.requestedRole ?? null,
       lastLogin: toIso(row.lastLoginAt),
       greenhouseAccess: [{ greenhouseId: this.deps.greenhouseId }],
       preferences: { ...DEFAULT_PREFERENCES, ...(row.preferences as Partial<Preferences>) },

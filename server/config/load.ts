@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import Value from 'typebox/value';
-import { ConfigSchema, type Config } from './schema.ts';
+import { ConfigSchema, wiredTypeOf, type Config, type WiredOutput } from './schema.ts';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -24,8 +24,9 @@ const ENV_KEYS: Array<{ env: string; key: keyof Config; parse: (raw: string) => 
   },
 ];
 
-export interface ResolvedConfig extends Config {
+export interface ResolvedConfig extends Omit<Config, 'outputs'> {
   demo: boolean;
+  outputs: WiredOutput[];
 }
 
 /**
@@ -45,7 +46,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
         fromFile = parsed as Record<string, unknown>;
       }
     } catch (err) {
-      problems.push(`GREENHOUSE_CONFIG (${file}): cannot read it as JSON: ${(err as Error).message}`);
+      // V8's JSON.parse message quotes the text around the error, which may be a password.
+      problems.push(`GREENHOUSE_CONFIG (${file}): cannot read it as JSON${positionOf(err)}`);
     }
   }
   const raw: Record<string, unknown> = { ...fromFile };
@@ -65,7 +67,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   problems.push(...checkWiring(withDefaults), ...checkMqtt(withDefaults));
   if (problems.length > 0) throw new ConfigError(problems);
 
-  return { ...withDefaults, demo: withDefaults.demo ?? withDefaults.hardware === 'simulator' };
+  // Every output carries its wired type from here on: binding and safety read only that.
+  const outputs: WiredOutput[] = withDefaults.outputs.map((output) => ({ ...output, type: wiredTypeOf(output)! }));
+  return { ...withDefaults, outputs, demo: withDefaults.demo ?? withDefaults.hardware === 'simulator' };
 }
 
 function describe(instancePath: string, message: string, config: unknown): string {
@@ -80,7 +84,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Keys whose values never appear in an error message or a log line. */
-const SECRET_KEY = /^(password|pass|secret)$/i;
+const SECRET_KEY = /^(password|pass|secret|token|jwtSecret)$/i;
 
 /** JSON.stringify replacer: secrets hidden, credentials cut out of urls. */
 function hideSecrets(key: string, value: unknown): unknown {
@@ -111,6 +115,11 @@ function checkMqtt(config: Config): string[] {
   return [];
 }
 
+function positionOf(err: unknown): string {
+  const match = /position (\d+)/.exec((err as Error).message ?? '');
+  return match ? ` (syntax error at character ${match[1]})` : ' (syntax error)';
+}
+
 /** Cross-field checks the schema cannot express: unique output ids, device ids and pins. */
 function checkWiring(config: Config): string[] {
   const problems: string[] = [];
@@ -128,6 +137,14 @@ function checkWiring(config: Config): string[] {
     check(seen.pin, output.pin, 'pin');
     if (output.device && (output.device.deviceType === 'SERVO') !== (output.kind === 'servo')) {
       problems.push(`outputs.${i}.device.deviceType: a SERVO device needs kind "servo" and other devices kind "relay"`);
+    }
+    const wired = wiredTypeOf(output);
+    if (wired === null) {
+      problems.push(`outputs.${i}.type: required for a relay without a device (the kind of device it drives, e.g. "FAN")`);
+    } else if (output.device && output.device.deviceType !== wired) {
+      problems.push(`outputs.${i}.device.deviceType: ${JSON.stringify(output.device.deviceType)} differs from the output's type ${JSON.stringify(wired)}`);
+    } else if ((wired === 'SERVO') !== (output.kind === 'servo')) {
+      problems.push(`outputs.${i}.type: a SERVO needs kind "servo" and other types kind "relay"`);
     }
   });
   return problems;

@@ -1,11 +1,12 @@
 import Type, { type Static } from 'typebox';
+import { SafeText } from '../contract/common.ts';
 import { DeviceType } from '../contract/device.ts';
 
 const Pin = Type.Integer({ minimum: 0, maximum: 27, description: 'BCM GPIO number' });
 
 const RelayDevice = Type.Object({
   deviceId: Type.String({ minLength: 1, maxLength: 64 }),
-  deviceName: Type.String({ minLength: 1, maxLength: 100 }),
+  deviceName: SafeText({ minLength: 1, maxLength: 100 }),
   deviceType: DeviceType,
   powerW: Type.Number({ minimum: 0, maximum: 10000 }),
 });
@@ -17,6 +18,12 @@ const RelayDevice = Type.Object({
 const Output = Type.Object({
   outputId: Type.String({ minLength: 1, maxLength: 64 }),
   kind: Type.Union([Type.Literal('relay'), Type.Literal('servo')]),
+  /**
+   * The kind of device this output physically drives (design.md, Safety beyond the rules): only a
+   * device of this type may be bound to it, and safety treats it as this type. Defaults to the
+   * `device`'s type (SERVO for a servo); required for a free relay.
+   */
+  type: Type.Optional(DeviceType),
   pin: Pin,
   /** Relay boards that switch on a low level (most opto-isolated boards). */
   activeLow: Type.Boolean({ default: false }),
@@ -61,6 +68,35 @@ export const ConfigSchema = Type.Object({
   greenhouseId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', default: 'greenhouse-001' }),
   /** Largest accepted request body. */
   bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: 10485760, default: 1048576 }),
+  /**
+   * Who may self-register (design.md, Users and roles): `approval` gives a viewer that asked for a
+   * role an admin grants; `open` gives the asked role at once (demos, labs); `closed` refuses.
+   */
+  registration: Type.Union([Type.Literal('approval'), Type.Literal('open'), Type.Literal('closed')], { default: 'approval' }),
+  /** A session (one sign-in and its refreshes) ends this many days after the sign-in. */
+  sessionMaxDays: Type.Number({ minimum: 0.001, maximum: 365, default: 30 }),
+  /** Self-registrations per client (IP address) per window; a flood of accounts is refused with 429. */
+  registrationRateLimit: Type.Object(
+    {
+      max: Type.Integer({ minimum: 1, maximum: 10000, default: 10 }),
+      windowMs: Type.Integer({ minimum: 1000, maximum: 86400000, default: 3600000 }),
+    },
+    { default: {} },
+  ),
+  /** Caps that keep one client from exhausting the gateway's file descriptors (design.md, Limits). */
+  limits: Type.Object(
+    {
+      websocketsPerAccount: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
+      websocketsTotal: Type.Integer({ minimum: 1, maximum: 100000, default: 200 }),
+      /** Open TCP connections in all (HTTP and websocket); more are dropped at accept. */
+      connectionsTotal: Type.Integer({ minimum: 10, maximum: 100000, default: 1000 }),
+      /** Request headers must arrive within this time; slow clients are dropped. */
+      headersTimeoutMs: Type.Integer({ minimum: 100, maximum: 120000, default: 10000 }),
+      /** An idle keep-alive connection is closed after this time. */
+      keepAliveTimeoutMs: Type.Integer({ minimum: 100, maximum: 120000, default: 5000 }),
+    },
+    { default: {} },
+  ),
   loginRateLimit: Type.Object(
     {
       max: Type.Integer({ minimum: 1, maximum: 10000, default: 10 }),
@@ -114,9 +150,9 @@ export const ConfigSchema = Type.Object({
       { outputId: 'relay-4', kind: 'relay', pin: 5, activeLow: true, device: { deviceId: 'heater-1', deviceName: 'Heater', deviceType: 'HEATER', powerW: 800 } },
       { outputId: 'relay-5', kind: 'relay', pin: 6, activeLow: true, device: { deviceId: 'cooling-1', deviceName: 'Evaporative Cooler', deviceType: 'COOLING_SYSTEM', powerW: 250 } },
       { outputId: 'servo-1', kind: 'servo', pin: 18, device: { deviceId: 'window-1', deviceName: 'Roof Window', deviceType: 'SERVO', powerW: 5 } },
-      { outputId: 'relay-6', kind: 'relay', pin: 13, activeLow: true },
-      { outputId: 'relay-7', kind: 'relay', pin: 19, activeLow: true },
-      { outputId: 'relay-8', kind: 'relay', pin: 26, activeLow: true },
+      { outputId: 'relay-6', kind: 'relay', type: 'WATER_PUMP', pin: 13, activeLow: true },
+      { outputId: 'relay-7', kind: 'relay', type: 'FAN', pin: 19, activeLow: true },
+      { outputId: 'relay-8', kind: 'relay', type: 'LED_LIGHT', pin: 26, activeLow: true },
     ],
   }),
   simulator: Type.Object(
@@ -167,3 +203,11 @@ export const ConfigSchema = Type.Object({
 export type Config = Static<typeof ConfigSchema>;
 export type OutputConfig = Config['outputs'][number];
 export type MqttConfig = Config['mqtt'];
+
+/** A configured output as the loaded config holds it: its wired type always set. */
+export type WiredOutput = OutputConfig & { type: DeviceType };
+
+/** The type an output is wired for: its `type`, else its device's, else SERVO for a servo; null if unknown. */
+export function wiredTypeOf(output: Pick<OutputConfig, 'type' | 'kind' | 'device'>): DeviceType | null {
+  return output.type ?? output.device?.deviceType ?? (output.kind === 'servo' ? 'SERVO' : null);
+}

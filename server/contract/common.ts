@@ -3,6 +3,14 @@ import Type, { type Static, type TSchema } from 'typebox';
 /** ISO-8601 timestamp string, as every timestamp on the wire is (design.md, Contract). */
 export const IsoTimestamp = Type.String({ format: 'date-time' });
 
+/**
+ * Text that names something (a device, a location, an alert message): no control characters and no
+ * format characters (\p{Cf}: bidirectional overrides and isolates, zero-width characters), which can
+ * hide or reorder what a reader sees ("Trojan Source"); no line or paragraph separators either.
+ */
+export const SAFE_TEXT_PATTERN = '^[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]*$';
+export const SafeText = (options: { minLength?: number; maxLength: number }) => Type.String({ ...options, pattern: SAFE_TEXT_PATTERN });
+
 export const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 
 export const GreenhouseParams = Type.Object({

@@ -46,3 +46,7 @@ export type ServerMessage = {
 
 /** Close code for missing, bad or expired authentication (design.md). */
 export const WS_CLOSE_UNAUTHORIZED = 4401;
+/** Closes a socket beyond the per-account cap (design.md, Limits and headers). */
+export const WS_CLOSE_TOO_MANY = 4429;
+/** Closes a socket beyond the gateway's total cap: the standard "try again later". */
+export const WS_CLOSE_TRY_AGAIN_LATER = 1013;

@@ -25,12 +25,17 @@ export const PublicUser = Type.Object({
   username: Type.String(),
   email: Type.String(),
   role: Role,
+  /** The role a self-registered account asked for, while it waits for an admin; null otherwise. */
+  requestedRole: Type.Union([Role, Type.Null()]),
   lastLogin: Type.Union([IsoTimestamp, Type.Null()]),
   greenhouseAccess: Type.Array(Type.Object({ greenhouseId: Type.String() })),
   preferences: Preferences,
   createdAt: IsoTimestamp,
 });
 export type PublicUser = Static<typeof PublicUser>;
+
+/** Who may self-register (config `registration`, design.md Users and roles). */
+export type RegistrationMode = 'approval' | 'open' | 'closed';
 
 /** What login, register and refresh answer inside `data` (and, for older clients, at top level). */
 export const Session = Type.Object({ token: Type.String(), user: PublicUser });

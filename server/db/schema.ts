@@ -13,6 +13,8 @@ export const users = sqliteTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     role: text('role', { enum: ['admin', 'operator', 'viewer'] }).notNull(),
+    /** The role a self-registered account asked for, until an admin grants or changes its role. */
+    requestedRole: text('requested_role', { enum: ['admin', 'operator', 'viewer'] }),
     /** JSON of contract Preferences. */
     preferences: text('preferences', { mode: 'json' }).notNull(),
     lastLoginAt: timestampMs('last_login_at'),

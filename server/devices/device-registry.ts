@@ -67,6 +67,12 @@ export class DeviceRegistry {
         this.deps.repo.update(wanted.deviceId, { outputId: output.outputId });
       }
     }
+    // A binding made before outputs carried a wired type (or a config whose wiring changed) may join a
+    // device to an output of another type: it is undone, so a pump's relay never runs as a fan.
+    for (const device of this.deps.repo.list()) {
+      const output = device.output ? this.deps.repo.outputConfig(device.output.outputId) : undefined;
+      if (output && output.type !== device.deviceType) this.deps.repo.update(device.deviceId, { outputId: null });
+    }
     for (const device of this.deps.repo.list()) {
       const safe = safeStatusFor(device.deviceType);
       if (device.status === safe) continue;
@@ -126,11 +132,11 @@ export class DeviceRegistry {
   }
 
   /** Outputs of the wiring config that no device is bound to: what a new device may use. */
-  freeOutputs(): Array<{ outputId: string; kind: 'relay' | 'servo'; pin: number }> {
+  freeOutputs(): Array<{ outputId: string; kind: 'relay' | 'servo'; type: DeviceType; pin: number }> {
     return this.deps.repo
       .configuredOutputs()
       .filter((o) => !this.deps.repo.findByOutput(o.outputId))
-      .map((o) => ({ outputId: o.outputId, kind: o.kind, pin: o.pin }));
+      .map((o) => ({ outputId: o.outputId, kind: o.kind, type: o.type, pin: o.pin }));
   }
 
   #checkBinding(deviceType: DeviceType, outputId: string, selfId: string | null): void {
@@ -138,8 +144,9 @@ export class DeviceRegistry {
     if (!output) throw invalid(`outputId '${outputId}' is not a configured output`, 'outputId');
     const holder = this.deps.repo.findByOutput(outputId);
     if (holder && holder.deviceId !== selfId) throw conflict(`outputId '${outputId}' is already used by ${holder.deviceName}`);
-    if ((output.kind === 'servo') !== (deviceType === 'SERVO')) {
-      throw invalid(`outputId '${outputId}' is a ${output.kind} output and cannot drive a ${deviceType}`, 'outputId');
+    // design.md, Safety beyond the rules: an output drives only the kind of device it is wired to.
+    if (output.type !== deviceType) {
+      throw invalid(`outputId '${outputId}' is wired to a ${output.type} and cannot drive a ${deviceType}`, 'outputId');
     }
   }
 

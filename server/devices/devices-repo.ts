@@ -11,7 +11,7 @@ import {
   type OutputBinding,
   type SensorLossAction,
 } from '../contract/device.ts';
-import type { OutputConfig } from '../config/schema.ts';
+import type { WiredOutput as OutputConfig } from '../config/schema.ts';
 import { toIso, type Db } from '../db/open.ts';
 import { controlLog, devices } from '../db/schema.ts';
 

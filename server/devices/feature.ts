@@ -1,3 +1,4 @@
+import type { Device } from '../contract/device.ts';
 import type { SensorSnapshot } from '../contract/reading.ts';
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
@@ -14,6 +15,7 @@ import { PreviewService } from './rules/preview-service.ts';
 import { RecordedHistory } from './rules/recorded-history.ts';
 import { scheduleChecker, siteOf } from './rules/site.ts';
 import { SafetySupervisor } from './safety/safety-supervisor.ts';
+import { asWired } from './safety/wiring.ts';
 import { registerDeviceControlCommand } from './ws-command.ts';
 
 export interface DevicesFeature extends Feature {
@@ -38,6 +40,8 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
   });
   let latestSnapshot: SensorSnapshot | null = null;
 
+  // Safety follows the wiring: each device is seen as the type of the output it drives.
+  const wired = (device: Device) => asWired(device, (outputId) => repo.outputConfig(outputId)?.type);
   // The safety layer switches devices off through the ControlService, which asks it before switching on.
   let control: ControlService | null = null;
   const safety = new SafetySupervisor({
@@ -45,7 +49,8 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
     clock,
     greenhouseId,
     deviceSettings: () => settings.get().deviceSettings,
-    listDevices: () => repo.list(),
+    asWired: wired,
+    listDevices: () => repo.list().map(wired),
     switchOff: (deviceId, kind, reason) => control!.switchOff(deviceId, 'safety', kind, reason),
     logger,
   });

@@ -1,13 +1,13 @@
 import Type from 'typebox';
-import { Envelope } from '../contract/common.ts';
-import { AddableDeviceType, AutomationPreview, ControlAction, ControlLog, Device, DeviceStats, Schedule, SensorLossAction } from '../contract/device.ts';
+import { Envelope, SafeText } from '../contract/common.ts';
+import { AddableDeviceType, AutomationPreview, ControlAction, ControlLog, Device, DeviceStats, DeviceType, Schedule, SensorLossAction } from '../contract/device.ts';
 
 export const DeviceIdParams = Type.Object({
   deviceId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
 });
 
-const DeviceName = Type.String({ minLength: 1, maxLength: 100 });
-const Location = Type.String({ minLength: 1, maxLength: 100 });
+const DeviceName = SafeText({ minLength: 1, maxLength: 100 });
+const Location = SafeText({ minLength: 1, maxLength: 100 });
 const Power = Type.Number({ minimum: 0, maximum: 100000 });
 const OutputId = Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()]);
 
@@ -82,7 +82,7 @@ export const ControlReply = Type.Object({
   controlLog: ControlLog,
 });
 export const FreeOutputsReply = Envelope(
-  Type.Array(Type.Object({ outputId: Type.String(), kind: Type.Union([Type.Literal('relay'), Type.Literal('servo')]), pin: Type.Integer() })),
+  Type.Array(Type.Object({ outputId: Type.String(), kind: Type.Union([Type.Literal('relay'), Type.Literal('servo')]), type: DeviceType, pin: Type.Integer() })),
 );
 export const QuickActionReply = Envelope(
   Type.Object({

@@ -33,6 +33,8 @@ export interface GatewayEvents {
   alertRaised: { alert: Alert };
   alertResolved: { alert: Alert };
   settingsChanged: { settings: Settings; previous: Settings };
+  /** An account's tokens were revoked (password or role change) or it was deleted: its sockets must go. */
+  accountRevoked: { accountId: number; reason: string };
 }
 
 export type GatewayEventName = keyof GatewayEvents;

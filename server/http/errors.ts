@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { FailureEnvelope } from '../contract/common.ts';
+import { SAFE_TEXT_PATTERN, type FailureEnvelope } from '../contract/common.ts';
 import { DomainError, type DomainErrorKind } from '../domain/errors.ts';
 
 /** An error whose message is safe and useful to show the client, with its HTTP status. */
@@ -60,6 +60,9 @@ function describeIssue(issue: AjvIssue): { field: string; message: string } {
   if (issue.keyword === 'additionalProperties' && typeof issue.params?.additionalProperty === 'string') {
     const extra = path ? `${path}.${issue.params.additionalProperty}` : issue.params.additionalProperty;
     return { field: extra, message: `${extra} is not an accepted field` };
+  }
+  if (issue.keyword === 'pattern' && issue.params?.pattern === SAFE_TEXT_PATTERN) {
+    return { field, message: `${field} must not contain control or bidirectional-override characters` };
   }
   if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf' || issue.keyword === 'const' || issue.keyword === 'enum') {
     return { field, message: `${field} has an invalid value` };

@@ -1,22 +1,71 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyRequest, FastifySchemaCompiler, RouteOptions } from 'fastify';
+import { HttpError } from './errors.ts';
 
 function makeAjv(options: Options): Ajv {
-  const ajv = new Ajv({ allErrors: false, useDefaults: true, removeAdditional: true, strict: false, ...options });
+  const ajv = new Ajv({ allErrors: false, useDefaults: true, removeAdditional: false, strict: false, ...options });
   addFormats.default(ajv);
   return ajv;
 }
 
 /**
- * JSON bodies are validated as sent: a number sent as "5" is a wrong type (400), not coerced.
- * Query strings and path params are text by nature, so they are coerced to the declared types.
+ * A copy of a body schema in which every object that lists its properties refuses any other key
+ * (design.md, Limits and headers: a typo such as `deviceNmae` must be a 400 naming it, never a 200
+ * that changes nothing). Objects that say what else they accept (`additionalProperties`,
+ * `patternProperties`: a record such as `extras`) keep their own rule.
+ */
+export function closeObjects(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closeObjects);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    // `properties` maps names to schemas: recurse into each schema, not into the map as a schema.
+    copy[key] = key === 'properties' || key === '$defs' || key === 'definitions'
+      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, sub]) => [name, closeObjects(sub)]))
+      : closeObjects(value);
+  }
+  if ('properties' in copy && !('additionalProperties' in copy) && !('patternProperties' in copy)) {
+    copy.additionalProperties = false;
+  }
+  return copy;
+}
+
+/**
+ * JSON bodies are validated as sent: a number sent as "5" is a wrong type (400), not coerced, and an
+ * unknown key is a 400 that names it. Query strings and path params are text by nature, so they are
+ * coerced to the declared types.
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const strict = makeAjv({ coerceTypes: false });
   const coercing = makeAjv({ coerceTypes: 'array' });
   return ({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? strict : coercing;
-    return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+    if (httpPart === 'body') return strict.compile(closeObjects(schema) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+    return coercing.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
   };
+}
+
+/**
+ * For a route that declares no body: a body with keys is refused (400 naming the first), as a typo
+ * would be on a route with one. No body, `{}` or `null` pass (clients send one or the other).
+ */
+export async function refuseUnexpectedBody(request: FastifyRequest): Promise<void> {
+  const body = request.body;
+  if (body === undefined || body === null) return;
+  if (typeof body === 'object' && !Array.isArray(body)) {
+    const [first] = Object.keys(body);
+    if (first === undefined) return;
+    throw new HttpError(400, `Invalid body: ${first} is not an accepted field (this request takes no body)`, [
+      { field: first, message: `${first} is not an accepted field` },
+    ]);
+  }
+  throw new HttpError(400, 'Invalid body: this request takes no body', [{ field: '(body)', message: 'this request takes no body' }]);
+}
+
+/** Adds `refuseUnexpectedBody` to every route that may carry a body but declares none. */
+export function strictEmptyBodies(route: RouteOptions): void {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (route.schema?.body || !methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH' || m === 'DELETE')) return;
+  const existing = route.preValidation;
+  route.preValidation = existing === undefined ? [refuseUnexpectedBody] : [...(Array.isArray(existing) ? existing : [existing]), refuseUnexpectedBody];
 }

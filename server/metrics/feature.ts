@@ -60,12 +60,14 @@ export function createMetricsFeature(ctx: AppContext, uses: MetricsUses): Metric
       await authenticated.register(metricsRoutes, { prefix: '/metrics', metrics });
     },
     start() {
+      metrics.start();
       offs.push(
         ctx.bus.on('samplerTicked', 'metrics', (tick) => metrics.observeTick(tick)),
       );
     },
     stop() {
       for (const off of offs.splice(0)) off();
+      metrics.stop();
     },
   };
 }

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../../drivers/clock.ts';
 import type { AlertStats } from '../contract/alert.ts';
 import type { Device } from '../contract/device.ts';
@@ -25,22 +26,27 @@ const HTTP_BUCKETS_S = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
 /** A tick reads four sensors with retries inside 80 % of the interval (at most 10 s). */
 const TICK_BUCKETS_S = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10];
 
+/** Event-loop delay sampling resolution (prom-client's default). */
+const EVENT_LOOP_RESOLUTION_MS = 10;
+
 /**
  * The gateway's Prometheus metrics, in a registry of its own (no global registry: the bench runs ten
  * gateways in one process). Gauges read their sources when scraped; counters and histograms are fed by
- * `observeTick` and `observeHttp`. prom-client's default metrics add the process and the event-loop lag
- * (nodejs_eventloop_lag_*_seconds).
+ * `observeTick` and `observeHttp`. The event-loop delay and process figures are our own, not
+ * prom-client's collectDefaultMetrics: its loop monitor and GC observer can never be stopped, so every
+ * gateway built in a test process would leave them running. Ours starts in `start()`, ends in `stop()`.
  */
 export class GatewayMetrics {
   readonly registry = new Registry();
   readonly #ticks: Counter;
   readonly #tickDuration: Histogram;
   readonly #http: Histogram;
+  #loop: IntervalHistogram | null = null;
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
     this.registry.setDefaultLabels({ greenhouse_id: sources.greenhouseId });
-    collectDefaultMetrics({ register: this.registry });
+    this.#processMetrics(registers);
 
     for (const quantity of QUANTITIES) {
       new Gauge({
@@ -169,6 +175,66 @@ export class GatewayMetrics {
     });
   }
 
+  /** Starts measuring the event-loop delay. */
+  start(): void {
+    if (this.#loop) return;
+    this.#loop = monitorEventLoopDelay({ resolution: EVENT_LOOP_RESOLUTION_MS });
+    this.#loop.enable();
+  }
+
+  stop(): void {
+    this.#loop?.disable();
+    this.#loop = null;
+  }
+
+  /**
+   * Event-loop delay since the previous scrape (the histogram is reset at each one), under the names
+   * prom-client uses, so the usual Node.js dashboards read them; and the process's memory and CPU.
+   */
+  #processMetrics(registers: Registry[]): void {
+    const loop = () => this.#loop;
+    const lag = (name: string, help: string, read: (h: IntervalHistogram) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          const histogram = loop();
+          if (histogram && histogram.count > 0) this.set(read(histogram) / 1e9);
+        },
+      });
+    lag('nodejs_eventloop_lag_p50_seconds', 'Median event-loop delay since the last scrape', (h) => h.percentile(50));
+    lag('nodejs_eventloop_lag_p99_seconds', '99th percentile event-loop delay since the last scrape', (h) => h.percentile(99));
+    lag('nodejs_eventloop_lag_max_seconds', 'Longest event-loop delay since the last scrape', (h) => h.max);
+    new Gauge({
+      name: 'process_resident_memory_bytes',
+      help: 'Resident memory of the gateway process',
+      registers,
+      collect() {
+        this.set(process.memoryUsage.rss());
+      },
+    });
+    new Gauge({
+      name: 'nodejs_heap_size_used_bytes',
+      help: 'V8 heap in use',
+      registers,
+      collect() {
+        this.set(process.memoryUsage().heapUsed);
+      },
+    });
+    new Counter({
+      name: 'process_cpu_seconds_total',
+      help: 'User and system CPU time of the gateway process',
+      registers,
+      collect() {
+        // A counter read from the process at scrape time: set by reset and increment.
+        const { user, system } = process.cpuUsage();
+        this.reset();
+        this.inc((user + system) / 1e6);
+      },
+    });
+  }
+
   observeTick(tick: { durationMs: number; failedSensors: readonly string[] }): void {
     this.#ticks.inc({ outcome: tick.failedSensors.length === 0 ? 'ok' : 'sensor_failed' });
     this.#tickDuration.observe(tick.durationMs / 1000);
@@ -179,8 +245,10 @@ export class GatewayMetrics {
     this.#http.observe({ method: request.method, route: request.route, status_code: String(request.statusCode) }, request.durationS);
   }
 
-  metrics(): Promise<string> {
-    return this.registry.metrics();
+  async metrics(): Promise<string> {
+    const text = await this.registry.metrics();
+    this.#loop?.reset();
+    return text;
   }
 
   get contentType(): string {

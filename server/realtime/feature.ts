@@ -31,7 +31,11 @@ export function createRealtimeFeature(
     toPublicUser: (account) => users.toPublic(account),
     resolveGreenhouse: ctx.resolveGreenhouse,
     logger: featureLogger(ctx, 'realtime'),
-    options: uses.hubOptions,
+    options: {
+      maxSocketsPerAccount: ctx.config.limits.websocketsPerAccount,
+      maxSocketsTotal: ctx.config.limits.websocketsTotal,
+      ...uses.hubOptions,
+    },
   });
 
   let unbridge: (() => void) | null = null;

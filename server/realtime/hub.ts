@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { ClientEvents, ServerEvents } from '../contract/realtime.ts';
-import { WS_CLOSE_UNAUTHORIZED } from '../contract/realtime.ts';
+import { WS_CLOSE_TOO_MANY, WS_CLOSE_TRY_AGAIN_LATER, WS_CLOSE_UNAUTHORIZED } from '../contract/realtime.ts';
 import type { UserRow } from '../auth/users-repo.ts';
 import type { PublicUser } from '../contract/user.ts';
 import { clientErrorOf } from '../http/errors.ts';
@@ -13,9 +13,19 @@ export interface HubOptions {
   heartbeatMs: number;
   /** A client whose unsent backlog exceeds this is dropped rather than buffered without bound. */
   maxBufferedBytes: number;
+  /** Sockets one account may hold; the next is closed with 4429 (one token must not exhaust the gateway). */
+  maxSocketsPerAccount: number;
+  /** Sockets the gateway holds in all, authenticated or not; the next is closed with 1013. */
+  maxSocketsTotal: number;
 }
 
-export const DEFAULT_HUB_OPTIONS: HubOptions = { authTimeoutMs: 5000, heartbeatMs: 30_000, maxBufferedBytes: 1 << 20 };
+export const DEFAULT_HUB_OPTIONS: HubOptions = {
+  authTimeoutMs: 5000,
+  heartbeatMs: 30_000,
+  maxBufferedBytes: 1 << 20,
+  maxSocketsPerAccount: 20,
+  maxSocketsTotal: 200,
+};
 
 export interface VerifiedSession {
   account: UserRow;
@@ -87,9 +97,25 @@ export class RealtimeHub {
     }
   }
 
+  /**
+   * Checks the sockets of one account against the account as it is now: after a role change, a
+   * password change or a deletion its old tokens are revoked, and so are the sockets they opened.
+   */
+  revalidateAccount(accountId: number, reason = 'Session revoked'): void {
+    for (const client of this.#clients) {
+      if (client.session?.account.id !== accountId) continue;
+      if (!this.deps.reloadAccount(client.session.account)) this.#close(client, WS_CLOSE_UNAUTHORIZED, reason);
+    }
+  }
+
   /** Takes a freshly upgraded socket. `bearer` is the token of an `Authorization` header, if any. */
   accept(socket: WebSocket, bearer: string | null): void {
     const client: Client = { socket, session: null, greenhouses: new Set(), alive: true, timers: [] };
+    if (this.#clients.size >= this.#options.maxSocketsTotal) {
+      this.deps.logger.warn({ sockets: this.#clients.size }, 'websocket refused: the gateway holds its maximum');
+      this.#close(client, WS_CLOSE_TRY_AGAIN_LATER, 'Too many connections, try again later');
+      return;
+    }
     this.#clients.add(client);
     socket.on('pong', () => {
       client.alive = true;
@@ -116,8 +142,17 @@ export class RealtimeHub {
       this.#close(client, WS_CLOSE_UNAUTHORIZED, 'Invalid or expired token');
       return false;
     }
+    const previous = client.session;
+    const sameAccountSockets = [...this.#clients].filter((c) => c !== client && c.session?.account.id === session.account.id).length;
+    if (previous?.account.id !== session.account.id && sameAccountSockets >= this.#options.maxSocketsPerAccount) {
+      this.#close(client, WS_CLOSE_TOO_MANY, `At most ${this.#options.maxSocketsPerAccount} connections per account`);
+      return false;
+    }
     client.session = session;
-    // A socket does not outlive its token. Tokens are stamped in wall-clock time, so this is too.
+    for (const timer of client.timers) clearTimeout(timer);
+    client.timers = [];
+    // A socket does not outlive its token (its expiry, or the end of its session, whichever is first).
+    // Tokens are stamped in wall-clock time, so this is too.
     const untilExpiryMs = Math.max(0, session.expiresAtMs - Date.now());
     const expiryTimer = setTimeout(
       () => this.#close(client, WS_CLOSE_UNAUTHORIZED, 'Token expired'),

@@ -123,6 +123,7 @@ describe('phone first, charts, preferences', () => {
         await page.evaluate(() => ((window as unknown as { drawnTexts: unknown[] }).drawnTexts.length = 0));
         await page.getByTestId('range-select').selectOption(hours);
         await page.waitForFunction(() => (window as unknown as { drawnTexts: unknown[] }).drawnTexts.length > 0);
+        await page.locator('.chart-loading').waitFor({ state: 'detached' });
         await page.waitForTimeout(400);
         const labels = await page.evaluate(() => {
           const drawn = (window as unknown as { drawnTexts: Array<{ text: string; left: number; right: number; y: number }> }).drawnTexts;
@@ -140,9 +141,14 @@ describe('phone first, charts, preferences', () => {
         }
       }
       // The tooltip at the plot's right edge stays inside the card.
+      await page.locator('.trend-chart .u-over').scrollIntoViewIfNeeded();
       const over = await page.locator('.trend-chart .u-over').boundingBox();
-      await page.mouse.move(over!.x + over!.width - 3, over!.y + 20);
       const tip = page.getByTestId('chart-tooltip');
+      // uPlot places its cursor on mouse moves: nudge until the newest data point is under it.
+      for (let i = 0; i < 20 && !(await tip.isVisible()); i++) {
+        await page.mouse.move(over!.x + over!.width - 3 - (i % 2), over!.y + 20);
+        await page.waitForTimeout(250);
+      }
       await tip.waitFor();
       const tipBox = await tip.boundingBox();
       const card = await page.getByTestId('historical-data').boundingBox();

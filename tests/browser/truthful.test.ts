@@ -61,6 +61,7 @@ describe('a dashboard that tells the truth', () => {
     expect(await page.getByText('No devices configured').count()).toBe(0);
     expect(await page.getByTestId('stat-total-devices').locator('.stat-value').textContent()).toBe('6');
     await page.getByTestId('connection-banner').getByText(`Gateway unreachable since ${since}`).waitFor();
+    if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/outage-overview.png`, fullPage: true });
 
     // Another screen opened during the outage says so instead of "No alerts found".
     await page.getByRole('link', { name: 'Alert System' }).click();
@@ -90,6 +91,7 @@ describe('a dashboard that tells the truth', () => {
       // The reason is on the card and tied to the button for screen readers.
       const describedBy = await turnOn.getAttribute('aria-describedby');
       expect(await page.locator(`#${describedBy}`).textContent()).toContain('Maintenance mode is on');
+      if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/maintenance-devices.png`, fullPage: true });
       const light = page.getByTestId('device-light-1');
       await light.getByRole('button', { name: 'Turn Off' }).click();
       await light.getByTestId('device-status').getByText('OFF', { exact: true }).waitFor();

@@ -27,13 +27,15 @@ describe('register', () => {
     expect(me.body.data).not.toHaveProperty('passwordHash');
   });
 
-  it('registers an operator by default and answers token and user', async () => {
+  // Issue 14: registration is by approval by default: a self-registered account is a viewer that asks
+  // for a role (operator by default) until an admin grants it.
+  it('registers a viewer asking for operator by default and answers token and user', async () => {
     const res = await http.post('/api/auth/register', { username: 'bob', email: 'bob@example.com', password: 'correct-horse-1' });
     expect(res.status).toBe(201);
     expect(res.body.success).toBe(true);
     expect(res.body.token).toEqual(expect.any(String));
     expect(res.body.data.token).toBe(res.body.token);
-    expect(res.body.user).toMatchObject({ username: 'bob', role: 'operator', email: 'bob@example.com' });
+    expect(res.body.user).toMatchObject({ username: 'bob', role: 'viewer', requestedRole: 'operator', email: 'bob@example.com' });
     expect(res.body.user.lastLogin).toEqual(expect.any(String));
   });
 
@@ -183,9 +185,15 @@ describe('tokens', () => {
 });
 
 describe('profile and password', () => {
-  it('updates email and preferences, ignoring a username change', async () => {
+  // Issue 14: bodies are strict, so a username in a profile body is refused (400 naming it) instead of
+  // being ignored; the profile is unchanged, and the same body without it is accepted.
+  it('updates email and preferences, and refuses a username change naming the field', async () => {
     const token = await registerUser(http, { username: 'pat' });
-    const res = await http.put('/api/auth/profile', { email: 'pat@new.example', preferences: { theme: 'dark' }, username: 'hacker' }, token);
+    const refused = await http.put('/api/auth/profile', { email: 'pat@new.example', preferences: { theme: 'dark' }, username: 'hacker' }, token);
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/username/);
+    expect((await http.get('/api/auth/me', token)).body.data).toMatchObject({ username: 'pat', email: 'pat@example.com', preferences: { theme: 'light' } });
+    const res = await http.put('/api/auth/profile', { email: 'pat@new.example', preferences: { theme: 'dark' } }, token);
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Profile updated successfully');
     expect(res.body.data).toMatchObject({ username: 'pat', email: 'pat@new.example', preferences: { theme: 'dark', alertNotifications: true } });

@@ -1,19 +1,21 @@
-import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../drivers/clock.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
+import { databaseChecksum } from '../support/db-checksum.ts';
 import { listRoutes, type RouteInfo } from '../support/routes.ts';
 
 /**
- * Property-based fuzz of every route over real HTTP: random params, query strings and bodies, signed in
- * as admin (so validation, not auth, is what answers). Never a 5xx, the process keeps serving, and a
+ * Property-based fuzz of every route over real HTTP (the users API of issue 14 included): random
+ * params, query strings and bodies, mostly signed in as admin (so validation, not auth, is what
+ * answers), sometimes as a viewer, with no token or with garbage. Never a 5xx, the process keeps serving, and a
  * refused request (4xx) leaves every table exactly as it was. The clock is manual, so no sampling tick
  * or rule changes the database between two requests.
  */
 const RUNS = 2_500;
 const ADMIN = { username: 'fuzz-admin', password: 'correct-horse-1' };
+const VIEWER = { username: 'fuzz-viewer', password: 'correct-horse-1' };
 
 const FIELDS = [
   'username', 'password', 'email', 'role', 'currentPassword', 'newPassword', 'firstName', 'lastName',
@@ -22,6 +24,8 @@ const FIELDS = [
   'lightIntensity', 'waterLevel', 'min', 'max', 'updateInterval', 'dataRetentionDays', 'maintenanceMode',
   'autoBackup', 'notifications', 'email', 'resolution', 'actionTaken', 'powerW', 'automationRules',
   'value', 'duration', 'durationMinutes', 'hours', 'sensorType', 'severity', 'position', 'enabled', 'rules',
+  // Issue 14: the users API and the keys an attacker tries on it.
+  'requestedRole', 'isAdmin', 'tokenVersion', 'passwordHash', 'type',
 ];
 const QUERY_KEYS = ['hours', 'sensorType', 'status', 'severity', 'limit', 'page', 'format', 'from', 'to', 'type', 'deviceId', 'q'];
 
@@ -46,7 +50,10 @@ const body = fc.oneof(
   value,
 );
 const rawBody = fc.constantFrom('{', '{"a":', 'null', '[]', '"text"', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}');
-const pathParam = fc.oneof(fc.constantFrom('default', 'greenhouse-001', 'pump-1', 'fan-1', 'window-1', 'nope', '1', '0'), fc.string({ minLength: 1, maxLength: 30 }));
+const pathParam = fc.oneof(
+  fc.constantFrom('default', 'greenhouse-001', 'pump-1', 'fan-1', 'window-1', 'nope', '1', '0', 'fuzz-admin', 'fuzz-viewer', 'FUZZ-ADMIN', 'relay-1'),
+  fc.string({ minLength: 1, maxLength: 30 }),
+);
 const query = fc.dictionary(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 8 })), weirdString, { maxKeys: 4 });
 
 function fillPath(url: string, params: string[]): string {
@@ -54,32 +61,27 @@ function fillPath(url: string, params: string[]): string {
   return url.replace(/:[A-Za-z_]+/g, () => encodeURIComponent(params[i++ % params.length] ?? 'x'));
 }
 
-function checksum(gw: TestGateway): string {
-  const hash = createHash('sha256');
-  const tables = gw.database.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
-  for (const { name } of tables) {
-    hash.update(name);
-    for (const row of gw.database.sqlite.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).iterate()) hash.update(JSON.stringify(row));
-  }
-  return hash.digest('hex');
-}
+const checksum = databaseChecksum;
 
 describe('fuzzing every route over HTTP', () => {
   let gw: TestGateway;
   let http: HttpClient;
   let token = '';
+  let viewerToken = '';
   let routes: RouteInfo[] = [];
 
   beforeAll(async () => {
     gw = await startTestGateway({}, { clock: new ManualClock() });
     http = httpClient(gw.url);
     token = await registerUser(http, ADMIN);
+    viewerToken = await registerUser(http, { ...VIEWER, role: 'viewer' }, token);
     routes = listRoutes(gw.app).filter((route) => route.url.startsWith('/api/'));
   });
   afterAll(() => gw.dispose());
 
-  it('finds the routes to fuzz', () => {
+  it('finds the routes to fuzz, the users API among them', () => {
     expect(routes.length).toBeGreaterThan(10);
+    expect(routes.filter((r) => r.url.startsWith('/api/users')).length).toBeGreaterThanOrEqual(4);
   });
 
   it(`answers ${RUNS} random requests without a 5xx, and a 4xx changes nothing`, { timeout: 240_000 }, async () => {
@@ -90,13 +92,13 @@ describe('fuzzing every route over HTTP', () => {
         fc.array(pathParam, { minLength: 1, maxLength: 3 }),
         query,
         fc.oneof({ weight: 9, arbitrary: body.map((b) => ({ json: b })) }, { weight: 1, arbitrary: rawBody.map((raw) => ({ raw })) }),
-        fc.constantFrom('admin', 'admin', 'admin', 'none', 'garbage'),
+        fc.constantFrom('admin', 'admin', 'admin', 'viewer', 'none', 'garbage'),
         async (pick, params, queryValues, payload, who) => {
           const route = routes[pick % routes.length]!;
           const search = new URLSearchParams(queryValues as Record<string, string>).toString();
           const path = `${fillPath(route.url, params)}${search ? `?${search}` : ''}`;
           const before = checksum(gw);
-          const auth = who === 'admin' ? token : who === 'garbage' ? 'not.a.jwt' : undefined;
+          const auth = who === 'admin' ? token : who === 'viewer' ? viewerToken : who === 'garbage' ? 'not.a.jwt' : undefined;
           const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
           const res = await http.request(route.method, path, {
             token: auth,
@@ -114,6 +116,10 @@ describe('fuzzing every route over HTTP', () => {
           if (res.status === 401 && auth === token) {
             const login = await http.post('/api/auth/login', ADMIN);
             if (login.status === 200) token = login.body.token ?? login.body.data?.token;
+          }
+          if (res.status === 401 && auth === viewerToken) {
+            const login = await http.post('/api/auth/login', VIEWER);
+            if (login.status === 200) viewerToken = login.body.token ?? login.body.data?.token;
           }
         },
       ),

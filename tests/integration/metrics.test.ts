@@ -58,7 +58,9 @@ describe('GET /api/metrics', () => {
     expect(sample(text, 'greenhouse_sampler_tick_duration_seconds_count')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'greenhouse_sensor_healthy', { sensor: 'DHT11' })).toBe(1);
     expect(sample(text, 'greenhouse_sensor_sample_age_seconds', { sensor: 'WATER_LEVEL' })).toBeGreaterThanOrEqual(0);
-    expect(sample(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThan(0);
+    expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(10e6);
+    expect(sample(text, 'process_cpu_seconds_total')).toBeGreaterThan(0);
     // Routes by template: one series for every device's control, whatever the id.
     expect(sample(text, 'http_request_duration_seconds_count', { route: '/api/devices/:deviceId/control', method: 'POST', status_code: '200' })).toBe(1);
     expect(text).not.toContain('route="/api/devices/fan-1/control"');

@@ -172,6 +172,12 @@ describe('states', () => {
     const event = json((await sub.next((m) => m.topic === `${ROOT}/alerts`, 15_000, 'alert event')).payload);
     expect(event.event).toBe('newAlert');
     expect(event.alert).toMatchObject({ message: 'Door left open', severity: 'HIGH' });
+
+    const resolved = sub.nextNew((m) => m.topic === `${ROOT}/alerts`, 15_000, 'resolution event');
+    expect((await http.put(`/api/alerts/${created.body.data._id}/resolve`, {}, admin)).status).toBe(200);
+    const resolution = json((await resolved).payload);
+    expect(resolution).toMatchObject({ event: 'alertResolved', alert: { _id: created.body.data._id, isResolved: true } });
+    expect((await resolved).retain).toBe(false);
   });
 });
 
@@ -250,7 +256,7 @@ describe('commands on /set', () => {
 
 describe('a broker that goes away', () => {
   it('restarting mid-stream: sampling goes on, the bridge reconnects and publishes everything again', { timeout: 90_000 }, async () => {
-    const { root: ROOT, config: configTopic, gw, sensors, http, admin, sub } = await setup();
+    const { id: ID, root: ROOT, config: configTopic, gw, sensors, http, admin, sub } = await setup();
     await gw.sampler.sampleNow();
     await sub.next((m) => m.topic === `${ROOT}/sensors/state`);
 
@@ -282,6 +288,8 @@ describe('a broker that goes away', () => {
     const up = await health();
     expect(up.state).toBe('connected');
     expect(up.lastConnectedAt).not.toBeNull();
+    const metrics = (await http.get('/api/metrics', admin)).body as string;
+    expect(metrics).toContain(`greenhouse_mqtt_connected{broker="${broker.url}",greenhouse_id="${ID}"} 1`);
   });
 
   it('that stops answering: requests and sampling go on, the queue stays within its cap', { timeout: 90_000 }, async () => {

@@ -14,6 +14,18 @@ describe('csv', () => {
     expect(csvCell('+1')).toBe("'+1");
     expect(csvCell('-2 °C')).toBe("'-2 °C");
     expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('\tcmd')).toBe("'\tcmd");
+    expect(csvCell('\r=1')).toBe(`"'\r'=1"`);
+  });
+  it('neutralises a formula hidden after a separator inside the text (issue 14: ;-separated payloads)', () => {
+    // A spreadsheet that splits on ';' (or tabs, or '|') would make each of these a formula cell.
+    for (const payload of ['ok;=HYPERLINK("http://x")', 'ok; =1+1', 'ok,+cmd', 'ok\t-2+3', 'ok|@SUM(A1)', 'a;;=1', 'a;\t=1']) {
+      const cell = csvCell(payload);
+      const unquoted = cell.startsWith('"') ? cell.slice(1, -1).replaceAll('""', '"') : cell;
+      for (const piece of unquoted.split(/[,;|\t\r\n]/)) expect(piece.trimStart()).not.toMatch(/^[=+\-@]/);
+    }
+    expect(csvCell('pump; =cmd|x')).toBe(`"pump; '=cmd|x"`);
+    expect(csvCell('2026-01-01 - heater')).toBe('2026-01-01 - heater');
   });
   it('writes the header and one row per alert', () => {
     const csv = alertsToCsv([

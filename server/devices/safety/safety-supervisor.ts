@@ -18,6 +18,8 @@ export interface SafetyDeps {
   greenhouseId: string;
   deviceSettings: () => DeviceSettings;
   listDevices: () => Device[];
+  /** The device typed by its wiring (./wiring.ts); `listDevices` answers wired devices already. */
+  asWired: (device: Device) => Device;
   /** Switches a device off through the ControlService with source 'safety'. */
   switchOff: (deviceId: string, actor: SafetyKind, reason: string) => Promise<unknown>;
   logger: Logger;
@@ -61,7 +63,7 @@ export class SafetySupervisor implements TurnOnGuard {
   start(): void {
     this.#offs = [
       this.deps.bus.on('sampleTaken', 'devices-safety', ({ snapshot }) => this.onSnapshot(snapshot)),
-      this.deps.bus.on('deviceChanged', 'devices-safety', ({ device }) => this.#onDeviceChanged(device)),
+      this.deps.bus.on('deviceChanged', 'devices-safety', ({ device }) => this.#onDeviceChanged(this.deps.asWired(device))),
       this.deps.bus.on('deviceRemoved', 'devices-safety', ({ deviceId }) => this.#forget(deviceId)),
       // A lowered cut-off acts at once, not at the next tick.
       this.deps.bus.on('settingsChanged', 'devices-safety', ({ settings, previous }) => {
@@ -86,7 +88,9 @@ export class SafetySupervisor implements TurnOnGuard {
     return this.#heaterCutoff.engaged;
   }
 
-  checkTurnOn(device: Device, source: ControlSource, allDevices: readonly Device[]): void {
+  checkTurnOn(requested: Device, source: ControlSource, devices: readonly Device[]): void {
+    const device = this.deps.asWired(requested);
+    const allDevices = devices.map((d) => this.deps.asWired(d));
     this.#heaterCutoff.checkTurnOn(device);
     if (device.deviceType === 'WATER_PUMP') this.#checkPump(device, source);
     const opposite = OPPOSITE[device.deviceType];

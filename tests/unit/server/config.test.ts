@@ -63,6 +63,57 @@ describe('loadConfig', () => {
     expect(problems).toContain('outputs.1.pin: 17 is already used by outputs.0');
     expect(problems).toContain('outputs.1.device.deviceId: "p" is already used by outputs.0');
   });
+
+  // Issue 14: a bad config printed the SMTP password.
+  it('never prints a password, whatever is wrong around it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const file = join(dir, 'config.json');
+    for (const smtp of [
+      { host: 'mail', port: 'twenty-five', from: 'gw@example.com', user: 'u', pass: 'hunter2-secret' },
+      { port: 25, from: 'gw@example.com', pass: 'hunter2-secret' },
+      { host: 'mail', port: 25, from: 'gw@example.com', pass: 1234567 },
+    ]) {
+      writeFileSync(file, JSON.stringify({ smtp }));
+      const problems = problemsOf(() => loadConfig({ GREENHOUSE_CONFIG: file })).join('\n');
+      expect(problems).toMatch(/^smtp/m);
+      expect(problems).not.toContain('hunter2');
+      expect(problems).not.toContain('1234567');
+    }
+    // A syntax error near the password: V8 would quote the text around it.
+    writeFileSync(file, '{"smtp": {"host": "mail", "pass": "hunter2-secret" "port": 25}}');
+    const [problem] = problemsOf(() => loadConfig({ GREENHOUSE_CONFIG: file }));
+    expect(problem).toMatch(/cannot read it as JSON/);
+    expect(problem).not.toContain('hunter2');
+  });
+
+  it('gives every output its wired type, and refuses a device of another type or a free relay without one', () => {
+    const config = loadConfig({});
+    expect(config.outputs.map((o) => [o.outputId, o.type])).toContainEqual(['relay-1', 'WATER_PUMP']);
+    expect(config.outputs.every((o) => o.type)).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({
+      outputs: [
+        { outputId: 'a', kind: 'relay', type: 'WATER_PUMP', pin: 17, device: { deviceId: 'p', deviceName: 'P', deviceType: 'FAN', powerW: 1 } },
+        { outputId: 'b', kind: 'relay', pin: 18 },
+        { outputId: 'c', kind: 'relay', type: 'FAN', pin: 19, device: { deviceId: 'q', deviceName: 'Fan\u202Ex', deviceType: 'FAN', powerW: 1 } },
+      ],
+    }));
+    const problems = problemsOf(() => loadConfig({ GREENHOUSE_CONFIG: file }));
+    expect(problems).toContain('outputs.0.device.deviceType: "FAN" differs from the output\'s type "WATER_PUMP"');
+    expect(problems.some((p) => p.startsWith('outputs.1.type: required'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('outputs.2.device.deviceName'))).toBe(true);
+  });
+
+  it('defaults to registration by approval, 30-day sessions and the design caps', () => {
+    expect(loadConfig({})).toMatchObject({
+      registration: 'approval',
+      sessionMaxDays: 30,
+      registrationRateLimit: { max: 10, windowMs: 3_600_000 },
+      limits: { websocketsPerAccount: 20 },
+    });
+    expect(problemsOf(() => loadConfig({}, { registration: 'anyone' as never }))[0]).toMatch(/^registration/);
+  });
 });
 
 describe('loadConfig: mqtt', () => {

@@ -130,6 +130,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const session = sessionFrom(envelope);
         startSession(session);
         toast.success(`Welcome, ${session.user.username}!`);
+        // Registration by approval (design.md): the account looks around as a viewer until an admin grants it.
+        const asked = session.user.requestedRole;
+        if (asked && asked !== session.user.role) toast.info(`An admin must grant the ${asked} role; until then you have read-only access.`);
         return true;
       } catch (err) {
         toast.error(errorMessage(err, 'Registration failed'));

@@ -1,5 +1,6 @@
-// Settings (spec section 2, "Settings"): five tabs. Profile, notifications and password are the
-// user's own (viewers too); thresholds and system settings are disabled for viewers.
+// Settings (spec section 2, "Settings"): five tabs, and Users for admins (design.md, Users and roles).
+// Profile, notifications and password are the user's own (viewers too); thresholds are disabled for
+// viewers, system settings and Reset All for everyone but admins, each saying why.
 import { useEffect, useState } from 'react';
 import { settingsGreenhouseId, useSettings } from '../api/settings.ts';
 import { toast } from '../components/toast/index.ts';
@@ -13,6 +14,8 @@ import { SecurityTab } from './settings/SecurityTab.tsx';
 import { SimulatorTab } from './settings/SimulatorTab.tsx';
 import { SystemTab } from './settings/SystemTab.tsx';
 import { ThresholdsTab } from './settings/ThresholdsTab.tsx';
+import { UsersTab } from './settings/UsersTab.tsx';
+import { isAdmin } from '../auth/permissions.ts';
 import './settings/settings.css';
 
 const TABS = [
@@ -23,8 +26,11 @@ const TABS = [
   { id: 'devices', label: 'Device Safety' },
   { id: 'security', label: 'Security' },
   { id: 'simulator', label: 'Simulator' },
+  { id: 'users', label: 'Users' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
+/** Tabs only an admin sees: the server answers 403 to anyone else. */
+const ADMIN_TABS: readonly TabId[] = ['users'];
 
 export function SettingsScreen() {
   const [tab, setTab] = useState<TabId>('profile');
@@ -32,7 +38,7 @@ export function SettingsScreen() {
   const { isError } = useSettings(settingsGreenhouseId(user), { live: false });
   // The Simulator tab exists only for admins of a gateway running the simulator (its API is 404 elsewhere).
   const simulatorMode = useHardwareMode() === 'simulator';
-  const tabs = TABS.filter((t) => t.id !== 'simulator' || (simulatorMode && user?.role === 'admin'));
+  const tabs = TABS.filter((t) => (t.id !== 'simulator' || (simulatorMode && isAdmin(user))) && (isAdmin(user) || !ADMIN_TABS.includes(t.id)));
   useEffect(() => {
     if (isError) toast.error('Failed to load settings');
   }, [isError]);
@@ -62,6 +68,7 @@ export function SettingsScreen() {
         {tab === 'devices' && <DeviceSafetyTab />}
         {tab === 'security' && <SecurityTab />}
         {tab === 'simulator' && <SimulatorTab />}
+        {tab === 'users' && isAdmin(user) && <UsersTab />}
       </section>
     </div>
   );

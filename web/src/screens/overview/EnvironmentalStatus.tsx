@@ -2,12 +2,14 @@
 // settings (loaded on this screen); thresholds themselves are not shown.
 import { readingsBySensor, useLatestReadings } from '../../api/queries.ts';
 import { useAlertThresholds } from '../../api/sensors.ts';
+import { StaleNote } from '../../components/DataState.tsx';
 import { lightVerdict, rangeVerdict, soilVerdict, waterVerdict } from '../../sensors/readings-view.ts';
 import '../sensors/sensors.css';
 
 export function EnvironmentalStatus() {
   const thresholds = useAlertThresholds();
-  const bySensor = readingsBySensor(useLatestReadings().data);
+  const readings = useLatestReadings();
+  const bySensor = readingsBySensor(readings.data);
   const climate = bySensor.DHT11;
   const rows = [
     { name: 'Temperature', verdict: rangeVerdict(climate?.temperature, thresholds?.temperature) },
@@ -19,6 +21,7 @@ export function EnvironmentalStatus() {
   return (
     <section className="card" data-testid="environmental-status">
       <h3>Environmental Status</h3>
+      <StaleNote query={readings} />
       <ul className="env-status">
         {rows.map(({ name, verdict }) => (
           <li key={name}>

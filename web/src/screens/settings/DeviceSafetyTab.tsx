@@ -3,7 +3,6 @@
 import type { FormEvent } from 'react';
 import type { Settings } from '../../../../server/contract/settings.ts';
 import { api } from '../../api/client.ts';
-import { useAuth } from '../../auth/AuthProvider.tsx';
 import { useAction, useSettingsForm } from './hooks.ts';
 import { SettingsLoadState } from './SettingsLoadState.tsx';
 
@@ -14,8 +13,7 @@ interface Form {
 const toForm = ({ deviceSettings: d }: Settings): Form => ({ heaterCutoffC: String(d.heaterCutoffC) });
 
 export function DeviceSafetyTab() {
-  const { greenhouseId: id, query, form, setForm, adopt } = useSettingsForm(toForm);
-  const isAdmin = useAuth().user?.role === 'admin';
+  const { greenhouseId: id, editable: isAdmin, reason, query, form, setForm, adopt } = useSettingsForm(toForm, 'admin');
   const { busy, run } = useAction();
   const limits = query.data?.deviceSettings;
 
@@ -50,7 +48,11 @@ export function DeviceSafetyTab() {
           {limits.minOnSeconds} s / {limits.minOffSeconds} s
         </dd>
       </dl>
-      {!isAdmin && <p className="field-hint">Only an administrator can change device safety settings.</p>}
+      {reason && (
+        <p className="settings-warning" data-testid="role-reason">
+          {reason}
+        </p>
+      )}
       <div className="settings-actions">
         <button type="submit" className="btn btn-primary" disabled={busy || !isAdmin}>
           Save Settings

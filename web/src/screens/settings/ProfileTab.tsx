@@ -27,6 +27,9 @@ export function ProfileTab({ user }: { user: PublicUser }) {
       <label className="field">
         Role
         <input value={user.role} readOnly />
+        {user.requestedRole && user.requestedRole !== user.role && (
+          <span className="field-hint">You asked for the {user.requestedRole} role: an admin has not granted it yet.</span>
+        )}
       </label>
       <label className="field">
         Last Login

@@ -21,7 +21,8 @@ const toForm = ({ systemSettings: s }: Settings): Form => ({
 });
 
 export function SystemTab() {
-  const { greenhouseId: id, editable, query, form, setForm, adopt } = useSettingsForm(toForm);
+  // design.md, Users and roles: retention, interval, backup and maintenance mode are the admin's.
+  const { greenhouseId: id, editable, reason, query, form, setForm, adopt } = useSettingsForm(toForm, 'admin');
   const { busy, run } = useAction();
 
   function save(event: FormEvent) {
@@ -39,6 +40,11 @@ export function SystemTab() {
   if (!form) return <SettingsLoadState failed={query.isError} />;
   return (
     <form className="form" onSubmit={save}>
+      {reason && (
+        <p className="settings-warning" data-testid="role-reason">
+          {reason}
+        </p>
+      )}
       <div className="settings-pair">
         <label className="field">
           Data Retention (days)

@@ -2,6 +2,8 @@
 import type { FormEvent } from 'react';
 import type { AlertThresholds, Settings } from '../../../../server/contract/settings.ts';
 import { api } from '../../api/client.ts';
+import { useAuth } from '../../auth/AuthProvider.tsx';
+import { roleReason } from '../../auth/permissions.ts';
 import { useAction, useSettingsForm } from './hooks.ts';
 import { SettingsLoadState } from './SettingsLoadState.tsx';
 
@@ -31,7 +33,9 @@ function fromForm(form: Form): AlertThresholds {
 }
 
 export function ThresholdsTab() {
-  const { greenhouseId: id, editable, query, form, setForm, adopt } = useSettingsForm(toForm);
+  const { greenhouseId: id, editable, reason, query, form, setForm, adopt } = useSettingsForm(toForm, 'operator');
+  // Thresholds are the operator's; resetting every setting (system and safety too) is the admin's.
+  const resetReason = roleReason(useAuth().user, 'admin');
   const { busy, run } = useAction();
 
   function save(event: FormEvent) {
@@ -76,11 +80,17 @@ export function ThresholdsTab() {
         ))}
       </div>
       <p className="settings-note">Leave a field empty to disable that alert.</p>
+      {(reason ?? resetReason) && (
+        <p className="settings-warning" data-testid="role-reason">
+          {reason ?? 'Only an admin can reset all settings to defaults.'}
+        </p>
+      )}
       <div className="settings-actions">
         <button type="button" className="btn btn-secondary" onClick={reload} disabled={busy}>
           Reload
         </button>
-        <button type="button" className="btn btn-danger" onClick={reset} disabled={busy || !editable}>
+        <button type="button" className="btn btn-danger" onClick={reset} disabled={busy || resetReason !== null}
+          title={resetReason ?? undefined}>
           Reset All
         </button>
         <button type="submit" className="btn btn-primary" disabled={busy || !editable}>

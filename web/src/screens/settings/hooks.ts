@@ -7,7 +7,7 @@ import type { PublicUser } from '../../../../server/contract/user.ts';
 import { api, errorMessage } from '../../api/client.ts';
 import { settingsGreenhouseId, settingsKey, useSettings } from '../../api/settings.ts';
 import { useAuth } from '../../auth/AuthProvider.tsx';
-import { canModify } from '../../auth/permissions.ts';
+import { roleReason } from '../../auth/permissions.ts';
 import { toast } from '../../components/toast/index.ts';
 
 /** `run(work, 'Saved', 'Failed to save')`: busy while it runs, a success or error toast after. */
@@ -36,8 +36,11 @@ export function useProfileSave() {
   return { busy, save };
 }
 
-/** A form over part of the greenhouse settings; `adopt` takes a server answer as the new truth. */
-export function useSettingsForm<F>(toForm: (settings: Settings) => F) {
+/**
+ * A form over part of the greenhouse settings; `adopt` takes a server answer as the new truth.
+ * `needed` is the role that may change it: `editable` is false otherwise and `reason` says why.
+ */
+export function useSettingsForm<F>(toForm: (settings: Settings) => F, needed: 'operator' | 'admin') {
   const { user } = useAuth();
   const greenhouseId = settingsGreenhouseId(user);
   const query = useSettings(greenhouseId, { live: false });
@@ -54,5 +57,6 @@ export function useSettingsForm<F>(toForm: (settings: Settings) => F) {
     queryClient.setQueryData(settingsKey(greenhouseId), settings);
     setForm(toForm(settings));
   };
-  return { greenhouseId, editable: canModify(user), query, form, setForm, adopt };
+  const reason = roleReason(user, needed);
+  return { greenhouseId, editable: reason === null, reason, query, form, setForm, adopt };
 }
