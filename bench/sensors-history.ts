@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../server/db/open.ts';
 import { readingFromRow, type ReadingRow } from '../server/sensors/reading-row.ts';
 import { ReadingsRepo, type NewReading } from '../server/sensors/readings-repo.ts';
+import { seedRawReadings } from './seed-readings.ts';
 
 const G = 'greenhouse-001';
 const SECONDS = Number(process.env.WEEK_SECONDS ?? 7 * 24 * 3600);
@@ -23,33 +24,7 @@ function tick(ms: number, i: number): NewReading[] {
   ];
 }
 
-/**
- * Seeds one reading a second per sensor type in SQL (a recursive CTE), with the indexes dropped and
- * rebuilt afterwards and durability off: the seed is setup, not what is measured, and must fit the
- * bench's time box on two cores.
- */
-function seedWeek(sqlite: import('better-sqlite3').Database) {
-  const indexes = sqlite
-    .prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'readings' AND sql IS NOT NULL`)
-    .all() as Array<{ sql: string }>;
-  sqlite.pragma('synchronous = OFF');
-  sqlite.pragma('cache_size = -262144');
-  for (const { sql } of indexes) sqlite.exec(`DROP INDEX ${sql.match(/INDEX [`"]?(\w+)/)![1]}`);
-  sqlite.prepare(
-    `WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < :n - 1)
-     INSERT INTO readings (greenhouse_id, sensor_type, taken_at, temperature_c, humidity_pct, light_lux, soil_moisture_pct, water_level_cm)
-     SELECT :g, t.type, :start + i * 1000,
-            CASE t.type WHEN 'DHT11' THEN 20 + 6 * sin(i * 6.2832 / 86400) + (i % 7) / 10.0 END,
-            CASE t.type WHEN 'DHT11' THEN 60 - 15 * sin(i * 6.2832 / 86400) END,
-            CASE t.type WHEN 'LDR' THEN max(0, 20000 * sin(i * 6.2832 / 86400)) END,
-            CASE t.type WHEN 'SOIL_MOISTURE' THEN 40 - (i % 3600) / 360.0 END,
-            CASE t.type WHEN 'WATER_LEVEL' THEN 30 - (i % 86400) / 8640.0 END
-     FROM s, (SELECT 'DHT11' AS type UNION ALL SELECT 'LDR' UNION ALL SELECT 'SOIL_MOISTURE' UNION ALL SELECT 'WATER_LEVEL') AS t`,
-  ).run({ n: SECONDS, g: G, start: NOW - (SECONDS - 1) * 1000 });
-  for (const { sql } of indexes) sqlite.exec(sql);
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('wal_checkpoint(TRUNCATE)');
-}
+const seedWeek = (sqlite: import('better-sqlite3').Database) => seedRawReadings(sqlite, { seconds: SECONDS, stepS: 1, endMs: NOW });
 
 function time<T>(fn: () => T): { ms: number; result: T } {
   const start = process.hrtime.bigint();
@@ -74,6 +49,9 @@ function benchHistory() {
     const rows = SECONDS * 4;
     console.log(`seeded ${fmt(rows)} rows (1 reading/s per sensor type over ${fmt(SECONDS / 3600)} h) in ${fmt(seed.ms / 1000)} s`);
 
+    // Raw rows written behind the rollups' back: fold them first (history-scale.bench.ts measures this).
+    const fold = time(() => repo.foldRollups());
+    console.log(`folded the rows into the rollups in ${fmt(fold.ms / 1000)} s`);
     const runs = [0, 1, 2].map(() => time(() => JSON.stringify({ success: true, data: repo.historical(G, 168, NOW) })));
     const downsampledMs = median(runs.map((r) => r.ms));
     const points = repo.historical(G, 168, NOW);

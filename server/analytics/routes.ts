@@ -16,7 +16,8 @@ export interface AnalyticsRoutesOptions {
 }
 
 const ExportQuery = Type.Object({
-  // The dashboard's five ranges only (spec section 9); anything else is a 400 naming `hours`.
+  // The dashboard's ranges only (HISTORY_RANGES_HOURS); anything else is a 400 naming `hours`. The
+  // export reads raw rows, so it covers at most dataRetentionDays whatever the range.
   hours: Type.Optional(Type.Integer({ enum: [...HISTORY_RANGES_HOURS], default: 24 } as Record<string, unknown>)),
 });
 

@@ -3,9 +3,9 @@ import type { RollupWriter } from './rollup-writer.ts';
 /** A tick folds a backlog up to this size itself (a few ms); a larger one is left to the catch-up. */
 export const INLINE_FOLD_MAX_ROWS = 2_000;
 /** Each catch-up slice aims at this much work before giving the event loop back. */
-const SLICE_TARGET_MS = 20;
+const SLICE_TARGET_MS = 15;
 const MIN_SLICE_ROWS = 500;
-const MAX_SLICE_ROWS = 50_000;
+const MAX_SLICE_ROWS = 10_000;
 
 /** setImmediate, not a microtask: timers, sockets and the sampler's I/O all run between two slices. */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -36,7 +36,7 @@ export const HISTORY_BUCKET_MS: Record<number, number> = {
   8760: 12 * 3_600_000,
 };
 
-/** Any other range (never from the routes, which allow only the five): ~1,000 buckets, at least 1 s. */
+/** Any other range (never from the routes, which allow only HISTORY_RANGES_HOURS): ~1,000 buckets, at least 1 s. */
 export function bucketMsFor(hours: number): number {
   return HISTORY_BUCKET_MS[hours] ?? Math.max(1000, Math.ceil((hours * HOUR_MS) / 1000 / 1000) * 1000);
 }
@@ -228,30 +228,43 @@ export class ReadingsRepo {
   }
 }
 
+/** Main value and unit per sensor type, as readingFromRow gives them (built here directly: a week is
+ * thousands of points, and this runs on the event loop). */
+const MAIN: Record<SensorType, { column: FieldColumn; unit: string }> = {
+  DHT11: { column: 'temperature_c', unit: '°C' },
+  LDR: { column: 'light_lux', unit: 'lux' },
+  SOIL_MOISTURE: { column: 'soil_moisture_pct', unit: '%' },
+  WATER_LEVEL: { column: 'water_level_cm', unit: 'cm' },
+};
+
 function historicalPoint(greenhouseId: string, row: AggregateRow, bucketMs: number): Reading {
-  const mean = (column: FieldColumn) => meanOf(row.fields[column]);
+  const sensorType = row.sensorType!;
   const reading: Reading = {
-    ...readingFromRow({
-      id: `${row.sensorType}-${row.atMs}`,
-      greenhouse_id: greenhouseId,
-      sensor_type: row.sensorType!,
-      taken_at: row.atMs!,
-      temperature_c: mean('temperature_c'),
-      humidity_pct: mean('humidity_pct'),
-      light_lux: mean('light_lux'),
-      soil_moisture_pct: mean('soil_moisture_pct'),
-      water_level_cm: mean('water_level_cm'),
-    }),
-    bucketMs,
+    _id: `${sensorType}-${row.atMs}`,
+    greenhouseId,
+    sensorType,
+    timestamp: new Date(row.atMs!).toISOString(),
   };
-  const min: FieldValues = {};
-  const max: FieldValues = {};
+  let min: FieldValues | undefined;
+  let max: FieldValues | undefined;
   for (const column of FIELD_COLUMNS) {
-    const { n, min: low, max: high } = row.fields[column];
-    if (n === 0 || low === null || high === null) continue;
-    min[FIELD_OF_COLUMN[column]] = low;
-    max[FIELD_OF_COLUMN[column]] = high;
+    const field = row.fields[column];
+    if (field.n === 0) continue;
+    const name = FIELD_OF_COLUMN[column];
+    reading[name] = field.sum / field.n;
+    if (field.min !== null && field.max !== null) {
+      (min ??= {})[name] = field.min;
+      (max ??= {})[name] = field.max;
+    }
   }
-  if (Object.keys(min).length > 0) Object.assign(reading, { min, max });
+  const main = MAIN[sensorType];
+  const mainField = row.fields[main.column];
+  if (mainField.n > 0) reading.value = mainField.sum / mainField.n;
+  reading.unit = main.unit;
+  reading.bucketMs = bucketMs;
+  if (min && max) {
+    reading.min = min;
+    reading.max = max;
+  }
   return reading;
 }

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Clock } from '../../drivers/clock.ts';
 import { GreenhouseParams } from '../contract/common.ts';
 import { ok } from '../http/reply.ts';
+import { TurnTaking } from '../history/turn-taking.ts';
 import type { ReadingsRepo } from './readings-repo.ts';
 import { dailyLightIntegral, LIGHT_BUCKET_MS, windowStartMs } from './light-integral.ts';
 import { failures, HistoricalQuery, HistoricalReply, HoursQuery, HourlyReply, LatestReply, LightIntegralQuery, LightIntegralReply, StatsReply } from './schemas.ts';
@@ -24,6 +25,8 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { repo, clock } = options;
   const historyReady = options.historyReady ?? (() => Promise.resolve());
+  // One history query per event-loop turn, however many dashboards ask at once.
+  const turns = new TurnTaking();
   const params = GreenhouseParams;
 
   // Estimated from the LDR's lux over the 5-minute rollups, per local day (design.md, Climate metrics).
@@ -33,7 +36,7 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
     async (request) => {
       const nowMs = clock.now();
       await historyReady();
-      const buckets = repo.lightBuckets(request.params.greenhouseId, windowStartMs(nowMs, request.query.days ?? 7), nowMs + 1, LIGHT_BUCKET_MS);
+      const buckets = await turns.run(() => repo.lightBuckets(request.params.greenhouseId, windowStartMs(nowMs, request.query.days ?? 7), nowMs + 1, LIGHT_BUCKET_MS));
       return ok(dailyLightIntegral(buckets, LIGHT_BUCKET_MS, options.ppfdPerLux));
     },
   );
@@ -50,17 +53,17 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
     async (request) => {
       const { hours = DEFAULT_HOURS, sensorType } = request.query;
       await historyReady();
-      return ok(repo.historical(request.params.greenhouseId, hours, clock.now(), sensorType));
+      return ok(await turns.run(() => repo.historical(request.params.greenhouseId, hours, clock.now(), sensorType)));
     },
   );
 
   app.get('/stats/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: StatsReply, ...failures } } }, async (request) => {
     await historyReady();
-    return ok(repo.stats(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now()));
+    return ok(await turns.run(() => repo.stats(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now())));
   });
 
   app.get('/hourly/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: HourlyReply, ...failures } } }, async (request) => {
     await historyReady();
-    return ok(repo.hourly(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now()));
+    return ok(await turns.run(() => repo.hourly(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now())));
   });
 }

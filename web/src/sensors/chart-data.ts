@@ -26,12 +26,15 @@ export interface ChartData {
   series: SeriesSpec[];
   /** [x in seconds, ...one column per series], as uPlot takes it. */
   columns: [number[], ...Column[]];
+  /** Per series, the min and max of each point's bucket on the same x (null in a gap), for the band. */
+  bands: Array<{ min: Column; max: Column }>;
 }
 
 export function buildChartData(readings: readonly Reading[]): ChartData {
   // A line only for a field that some reading has (spec section 9).
   const series = CHART_SERIES.filter((s) => readings.some((r) => typeof r[s.field] === 'number'));
   const rows = new Map<number, Map<string, number | null>>();
+  // Keys `min:<field>` and `max:<field>` in the same rows: the band follows its line, gaps included.
   const at = (ms: number) => {
     let row = rows.get(ms);
     if (!row) rows.set(ms, (row = new Map()));
@@ -46,21 +49,26 @@ export function buildChartData(readings: readonly Reading[]): ChartData {
     if (previous && bucketMs > 0 && ms - previous.ms > bucketMs) {
       // Missing bucket(s): one null right after the last point breaks this sensor's lines.
       const gap = at(previous.ms + bucketMs);
-      for (const s of series) if (typeof reading[s.field] === 'number') gap.set(s.field, null);
+      for (const s of series) {
+        if (typeof reading[s.field] !== 'number') continue;
+        for (const key of [s.field, `min:${s.field}`, `max:${s.field}`]) gap.set(key, null);
+      }
     }
     lastBySensor.set(reading.sensorType, { ms, bucketMs });
     const row = at(ms);
     for (const s of series) {
       const value = reading[s.field];
-      if (typeof value === 'number') row.set(s.field, value);
+      if (typeof value !== 'number') continue;
+      row.set(s.field, value);
+      row.set(`min:${s.field}`, reading.min?.[s.field] ?? value);
+      row.set(`max:${s.field}`, reading.max?.[s.field] ?? value);
     }
   }
   const xs = [...rows.keys()].sort((a, b) => a - b);
-  const columns: [number[], ...Column[]] = [
-    xs.map((ms) => ms / 1000),
-    ...series.map((s) => xs.map((ms) => (rows.get(ms)!.has(s.field) ? rows.get(ms)!.get(s.field)! : undefined))),
-  ];
-  return { series, columns };
+  const column = (key: string): Column => xs.map((ms) => (rows.get(ms)!.has(key) ? rows.get(ms)!.get(key)! : undefined));
+  const columns: [number[], ...Column[]] = [xs.map((ms) => ms / 1000), ...series.map((s) => column(s.field))];
+  const bands = series.map((s) => ({ min: column(`min:${s.field}`), max: column(`max:${s.field}`) }));
+  return { series, columns, bands };
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -85,7 +93,7 @@ export function axisLabelWidthPx(rangeHours: number): number {
  * The chart in words for screen readers: per line its lowest, highest and latest value. A chart that
  * is only pixels says nothing to someone who cannot see it.
  */
-export function summarize(chart: ChartData, rangeHours: number): string {
+export function summarize(chart: Pick<ChartData, 'series' | 'columns'>, rangeHours: number): string {
   const parts = chart.series.map((s, i) => {
     const values = (chart.columns[i + 1] ?? []).filter((v): v is number => typeof v === 'number');
     if (values.length === 0) return `${s.label}: no readings`;

@@ -1,12 +1,14 @@
 // The 'Environmental Trends' chart (spec section 9): 400 px high, 2 px lines without points, gaps not
-// connected, one line per field that has data, light on its own right-hand scale.
-import { useMemo } from 'react';
+// connected, one line per field that has data, light on its own right-hand scale; under each line the
+// band between the min and max of its buckets.
+import { useMemo, useRef } from 'react';
 import type uPlot from 'uplot';
 import type { Reading } from '../../../../server/contract/reading.ts';
 import { useAuth } from '../../auth/AuthProvider.tsx';
 import { UPlotChart } from '../../components/UPlotChart.tsx';
 import { formatTimestamp } from '../../format.ts';
-import { axisLabel, axisLabelWidthPx, buildChartData, summarize, type SeriesSpec } from '../../sensors/chart-data.ts';
+import { bandPlugin, type BandColumns } from '../../sensors/band-plugin.ts';
+import { axisLabel, axisLabelWidthPx, buildChartData, summarize, type Column, type SeriesSpec } from '../../sensors/chart-data.ts';
 import { toUnit, unitSymbol, useTemperatureUnit } from '../../units.ts';
 
 const HEIGHT_PX = 400;
@@ -50,7 +52,7 @@ function tooltipPlugin(series: SeriesSpec[]): uPlot.Plugin {
   };
 }
 
-function makeOptions(series: SeriesSpec[], hours: number, width: number): uPlot.Options {
+function makeOptions(series: SeriesSpec[], hours: number, width: number, bands: () => readonly BandColumns[]): uPlot.Options {
   const hasLux = series.some((s) => s.scale === 'lux');
   const hasValue = series.some((s) => s.scale === 'value');
   const timeValues = (_u: uPlot, splits: number[]) => splits.map((s) => axisLabel(s, hours));
@@ -62,7 +64,7 @@ function makeOptions(series: SeriesSpec[], hours: number, width: number): uPlot.
   return {
     width,
     height: HEIGHT_PX,
-    plugins: [tooltipPlugin(series)],
+    plugins: [tooltipPlugin(series), bandPlugin(series, bands)],
     cursor: { points: { show: false } },
     scales: {
       x: {
@@ -105,8 +107,13 @@ export function EnvironmentalTrends({ readings, hours }: { readings: Reading[]; 
     if (at < 0) return built;
     const series = built.series.map((s, i) => (i === at ? { ...s, label: `Temperature (${unitSymbol(unit)})`, unit: unitSymbol(unit) } : s));
     const columns = built.columns.map((c, i) => (i === at + 1 ? c.map((v) => toUnit(v, unit)) : c)) as typeof built.columns;
-    return { series, columns };
+    const convert = (c: Column) => c.map((v) => toUnit(v, unit));
+    const bands = built.bands.map((b, i) => (i === at ? { min: convert(b.min), max: convert(b.max) } : b));
+    return { series, columns, bands };
   }, [readings, unit]);
+  // Read by the band plugin at each draw: new data redraws the band without rebuilding the plot.
+  const bandsRef = useRef<readonly BandColumns[]>(chart.bands);
+  bandsRef.current = chart.bands;
   const seriesKey = chart.series.map((s) => s.label).join(',');
   // Options (series, axis format) change only with the set of lines or the range: rebuild then only.
   const theme = useAuth().user?.preferences.theme ?? 'light';
@@ -116,7 +123,7 @@ export function EnvironmentalTrends({ readings, hours }: { readings: Reading[]; 
       <UPlotChart
         className="trend-chart"
         optionsKey={optionsKey}
-        makeOptions={(width) => makeOptions(chart.series, hours, width)}
+        makeOptions={(width) => makeOptions(chart.series, hours, width, () => bandsRef.current)}
         data={chart.columns as uPlot.AlignedData}
       />
       <p className="sr-only" data-testid="chart-summary">
