@@ -27,7 +27,7 @@ export class Ads1115 {
     } catch (err) {
       await adc.i2c?.close().catch(() => {});
       const address = `0x${deps.address.toString(16)}`;
-      throw new Error(`no ADS1115 answers at ${address} on I2C bus ${deps.bus} (check the wiring with i2cdetect -y ${deps.bus}): ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`no ADS1115 answers at ${address} on I2C bus ${deps.bus} (check the wiring with i2cdetect -y ${deps.bus}): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
     return new Ads1115(adc);
   }
