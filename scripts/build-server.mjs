@@ -15,9 +15,9 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_ENTRY = join(ROOT, 'dist', 'server', 'main.js');
 
 /**
- * Resolved from node_modules at run time: packages with a compiled addon (or loading one), and the
- * packages the server imports only when a feature is configured (nodemailer for alert emails, mqtt for
- * the fleet bridge): bundled, their source would sit on the heap of every gateway, used or not.
+ * Resolved from node_modules at run time: packages with a compiled addon (or loading one), and
+ * nodemailer and mqtt, imported only when an alert email is sent or the MQTT bridge is configured
+ * (bundled, their source would sit on the heap of every gateway, most of which never use them).
  */
 const EXTERNAL_PACKAGES = [
   'better-sqlite3', '@node-rs/argon2', 'unix-dgram', 'onoff', 'epoll', 'pigpio', 'node-dht-sensor', 'ads1x15', 'i2c-bus',
