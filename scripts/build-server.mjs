@@ -16,12 +16,12 @@ export const SERVER_ENTRY = join(ROOT, 'dist', 'server', 'main.js');
 
 /**
  * Resolved from node_modules at run time: packages with a compiled addon (or loading one), and
- * nodemailer, imported only when an alert email is sent (bundled, its source would sit on the heap of
- * every gateway, most of which never mail).
+ * nodemailer and mqtt, imported only when an alert email is sent or the MQTT bridge is configured
+ * (bundled, their source would sit on the heap of every gateway, most of which never use them).
  */
 const EXTERNAL_PACKAGES = [
   'better-sqlite3', '@node-rs/argon2', 'unix-dgram', 'onoff', 'epoll', 'pigpio', 'node-dht-sensor', 'ads1x15', 'i2c-bus',
-  'nodemailer',
+  'nodemailer', 'mqtt',
 ];
 
 /**

@@ -4,8 +4,6 @@ import type { SystemdNotifier } from './notify.ts';
 /** The part of `process` the lifecycle uses (tests pass an EventEmitter and a fake exit). */
 export interface ProcessLike {
   on(signal: 'SIGTERM' | 'SIGINT', listener: () => void): unknown;
-  /** A worker thread was created (process 'worker' event). */
-  on(event: 'worker', listener: (worker: { once(event: 'exit', listener: () => void): unknown }) => void): unknown;
   removeListener(signal: 'SIGTERM' | 'SIGINT', listener: () => void): unknown;
   exit(code: number): void;
 }
@@ -97,11 +95,6 @@ export async function runAppliance(options: LifecycleOptions): Promise<{ shutdow
   };
 
   listen();
-  // With pigpio's handlers installed, the end of a worker thread (CSV export, backup) puts pigpio's
-  // SIGTERM handler back in the kernel (seen with Node 20: a SIGTERM after an export exited 255
-  // without our stop; tests/integration/appliance-stop.test.ts). Re-registering ours after each one
-  // keeps the orderly stop.
-  proc.on('worker', (worker) => worker.once('exit', listen));
   await gateway.start();
   // The pigpio C library installs its own SIGTERM/SIGINT handlers (which exit without our orderly
   // stop) when it initialises during start. Re-adding our listeners makes Node re-register its handler

@@ -103,20 +103,6 @@ describe('runAppliance', () => {
     expect(exits).toEqual([1]);
   });
 
-  it('re-registers its signal listeners when a worker thread ends (pigpio\'s handler comes back then)', async () => {
-    const { proc, run } = setup();
-    await run();
-    const removed: string[] = [];
-    const removeListener = proc.removeListener.bind(proc);
-    proc.removeListener = (event: string | symbol, listener: (...args: unknown[]) => void) => (removed.push(String(event)), removeListener(event, listener));
-    const worker = new EventEmitter();
-    proc.emit('worker', worker);
-    expect(removed).toEqual([]);
-    worker.emit('exit');
-    expect(removed).toEqual(['SIGTERM', 'SIGINT']);
-    expect(proc.listenerCount('SIGTERM')).toBe(1);
-  });
-
   it('keeps exactly one listener per signal after re-registering them', async () => {
     const { proc, run } = setup();
     await run();
