@@ -36,6 +36,8 @@ function connect(url: string, token: string): Promise<Client> {
     const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`);
     const client: Client = { socket, samples: new Map() };
     socket.on('error', reject);
+    // A socket the gateway refuses (4401, 4429) fails the bench instead of hanging it.
+    socket.on('close', (code) => reject(new Error(`websocket closed with ${code} before joining`)));
     socket.on('open', () => socket.send(JSON.stringify({ event: 'authenticate', data: { token } })));
     socket.on('message', (raw) => {
       const arrivedAt = Date.now();
@@ -72,7 +74,10 @@ async function runLoadBench(): Promise<Record<string, string | number>> {
 
     const [bare, gatewayIdle] = await Promise.all([bareNodeIdle(), idleProfile(pid, IDLE_MS)]);
 
-    const clients = await Promise.all(Array.from({ length: CLIENTS }, () => connect(server.url, token)));
+    // At most 20 sockets per account (design.md, Limits): the clients are spread over viewer accounts.
+    const viewers: string[] = [];
+    for (let i = 0; i < Math.ceil(CLIENTS / 20); i++) viewers.push(await registerUser(http, { username: `bench-viewer-${i}`, role: 'viewer' }, token));
+    const clients = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => connect(server.url, viewers[i % viewers.length]!)));
     const loadStartedAt = Date.now();
     let peakRssBytes = 0;
     const rssPoll = setInterval(() => (peakRssBytes = Math.max(peakRssBytes, sampleProc(pid).rssBytes)), 200);

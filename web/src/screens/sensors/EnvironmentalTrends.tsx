@@ -34,10 +34,20 @@ function tooltipPlugin(series: SeriesSpec[]): uPlot.Plugin {
           return;
         }
         const x = u.data[0][idx]!;
-        const rows = series
-          .map((s, i) => `<div><span class="tt-dot" style="background:${s.color}"></span>${s.label}: ${oneDecimal(u.data[i + 1]![idx], s.unit)}</div>`)
-          .join('');
-        tip.innerHTML = `<div class="tt-time">${formatTimestamp(new Date(x * 1000).toISOString())}</div>${rows}`;
+        // Built node by node, colours through the CSSOM: the gateway's Content-Security-Policy refuses
+        // inline style attributes in markup.
+        const time = document.createElement('div');
+        time.className = 'tt-time';
+        time.textContent = formatTimestamp(new Date(x * 1000).toISOString());
+        const rows = series.map((s, i) => {
+          const row = document.createElement('div');
+          const dot = document.createElement('span');
+          dot.className = 'tt-dot';
+          dot.style.background = s.color;
+          row.append(dot, `${s.label}: ${oneDecimal(u.data[i + 1]![idx], s.unit)}`);
+          return row;
+        });
+        tip.replaceChildren(time, ...rows);
         tip.style.display = 'block';
         // Beside the cursor, on whichever side has room, and always inside the plot (a phone's plot is
         // narrower than the tooltip's natural width: it then wraps instead of running off the card).
