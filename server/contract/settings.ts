@@ -40,7 +40,7 @@ export const DeviceSettings = Type.Object({
     lightLux: Type.Number({ minimum: 0, maximum: 100000 }),
   }),
   /** Above this air temperature safety switches every heater off and refuses to switch one on. */
-  heaterCutoffC: Type.Number({ minimum: 5, maximum: 60 }),
+  heaterCutoffC: Type.Number({ minimum: 0, maximum: 80 }),
 });
 export type DeviceSettings = Static<typeof DeviceSettings>;
 

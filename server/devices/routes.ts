@@ -94,7 +94,7 @@ export async function deviceRoutes(fastify: FastifyInstance, options: DeviceRout
 
   // A read (it touches nothing), open to viewers too: seeing what a rule would do needs no right to change it.
   app.post('/:deviceId/automation/preview', { schema: { params: DeviceIdParams, body: PreviewBody, response: { 200: PreviewReply, ...failures } } }, async (request) =>
-    ok(preview.preview(request.params.deviceId, request.body.automationRules, request.body.hours)),
+    ok(await preview.preview(request.params.deviceId, request.body.automationRules, request.body.hours)),
   );
 
   const quick = { schema: { params: GreenhouseParams, response: { 200: QuickActionReply, ...failures } }, ...writer };

@@ -168,6 +168,33 @@ describe('sensor-loss fail-safe', () => {
   });
 });
 
+describe('schedule window', () => {
+  const hhmm = (ms: number) => {
+    const d = new Date(ms);
+    return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  };
+
+  it('a light with only a schedule is on inside the window and off outside it (a photoperiod), at once', async () => {
+    const now = clock.now();
+    const inside = { from: hhmm(now - 3_600_000), to: hhmm(now + 3_600_000) };
+    const res = await http.post('/api/devices/light-1/automation', { automationRules: { schedule: inside }, autoMode: true }, admin);
+    expect(res.status).toBe(200);
+    // No tick needed: a changed automation setting is applied at once.
+    for (let j = 0; j < 5; j++) await new Promise((resolve) => setImmediate(resolve));
+    expect((await device('light-1')).status).toBe('ON');
+    expect((await log('light-1'))[0]).toMatchObject({ source: 'rule', actor: 'schedule', newStatus: 'ON' });
+    expect((await log('light-1'))[0].reason).toBe(`inside schedule ${inside.from}-${inside.to}`);
+
+    // A window that has just closed (crossing midnight the other way round): off.
+    const outside = { from: hhmm(now + 3_600_000), to: hhmm(now - 3_600_000) };
+    await http.post('/api/devices/light-1/automation', { automationRules: { schedule: outside } }, admin);
+    await ticks(1);
+    expect((await device('light-1')).status).toBe('OFF');
+    expect((await log('light-1'))[0].reason).toBe(`outside schedule ${outside.from}-${outside.to}`);
+    await http.post('/api/devices/light-1/automation', { automationRules: { schedule: null }, autoMode: false }, admin);
+  });
+});
+
 describe('rule preview', () => {
   it('replays rules over the recorded history, touching nothing', async () => {
     const before = await device('fan-1');

@@ -61,6 +61,11 @@ export class AutomationRunner {
         // Declared faulted: act now, not at the next tick.
         if (!healthy) this.#schedule();
       }),
+      // Automation settings changed (a device change without a switch): apply them now, not at the next tick.
+      bus.on('deviceChanged', 'devices-automation', ({ controlLog }) => {
+        // Before the first sample there is nothing to judge by: the first tick will do.
+        if (controlLog === null && this.#latest !== null) this.#schedule();
+      }),
       bus.on('deviceRemoved', 'devices-automation', ({ deviceId }) => {
         this.#lossEngaged.delete(deviceId);
       }),

@@ -43,71 +43,98 @@ const COLUMN: Record<SensorField, keyof RecordedReading> = {
  * live: one evaluation per sampling tick (and when a sensor was declared faulted), with the newest
  * value of every field, the same hysteresis, minimum times, schedule and sensor-loss fail-safe. It
  * touches nothing. Safety interlocks outside the engine (cut-off, pump limits) are not replayed.
+ * Fed in pages (`feed`), so a long replay can give the event loop back between them.
  */
-export function replayRules(input: ReplayInput): AutomationPreview {
-  const { device, rules, fromMs, toMs } = input;
-  const emptySnapshot = () => Object.fromEntries(Object.keys(COLUMN).map((f) => [f, null])) as Record<SensorField, never>;
-  const snapshot: SensorSnapshot = { takenAt: new Date(fromMs).toISOString(), values: emptySnapshot(), readAt: emptySnapshot() };
-  let on = input.initial.on;
-  let sinceMs = input.initial.sinceMs;
-  let onSeconds = 0;
-  let lastAtMs = fromMs;
-  const timeline: PreviewStep[] = [
-    { at: new Date(fromMs).toISOString(), status: statusFor(device.deviceType, on), reason: 'state at the start of the window' },
-  ];
+export class Replay {
+  readonly #input: Omit<ReplayInput, 'readings'>;
+  readonly #snapshot: SensorSnapshot;
+  readonly #faultStarts: number[];
+  readonly #timeline: PreviewStep[];
+  readonly #noFaults = new Set<SensorField>();
+  #on: boolean;
+  #sinceMs: number | null;
+  #onSeconds = 0;
+  #lastAtMs: number;
+  #nextFault = 0;
+  #tickStartMs = -Infinity;
+  #tickEndMs: number | null = null;
 
-  const faultedAt = (atMs: number) =>
-    new Set(input.faults.filter((f) => f.fromMs <= atMs && (f.toMs === null || atMs < f.toMs)).flatMap((f) => SENSOR_FIELDS[f.sensorType]));
+  constructor(input: Omit<ReplayInput, 'readings'>) {
+    this.#input = input;
+    const empty = () => Object.fromEntries(Object.keys(COLUMN).map((f) => [f, null])) as Record<SensorField, never>;
+    this.#snapshot = { takenAt: new Date(input.fromMs).toISOString(), values: empty(), readAt: empty() };
+    this.#on = input.initial.on;
+    this.#sinceMs = input.initial.sinceMs;
+    this.#lastAtMs = input.fromMs;
+    this.#timeline = [{ at: new Date(input.fromMs).toISOString(), status: statusFor(input.device.deviceType, this.#on), reason: 'state at the start of the window' }];
+    // The moments a sensor was declared faulted: the live runner evaluates at once then.
+    this.#faultStarts = input.faults.map((f) => f.fromMs).filter((ms) => ms >= input.fromMs && ms <= input.toMs).sort((a, b) => a - b);
+  }
 
-  const evaluateAt = (nowMs: number) => {
-    const decision = evaluateRules({
-      device: { deviceType: device.deviceType, autoMode: true, automationRules: rules, sensorLossAction: device.sensorLossAction, isOn: on, sinceMs },
-      snapshot: { ...snapshot, takenAt: new Date(nowMs).toISOString() },
-      deviceSettings: input.deviceSettings,
-      nowMs,
-      faultedFields: faultedAt(nowMs),
-      site: input.site,
-    });
-    if (decision.desired === 'hold' || (decision.desired === 'on') === on) return;
-    if (on) onSeconds += (nowMs - lastAtMs) / 1000;
-    lastAtMs = nowMs;
-    on = decision.desired === 'on';
-    sinceMs = nowMs;
-    timeline.push({ at: new Date(nowMs).toISOString(), status: statusFor(device.deviceType, on), reason: decision.reason });
-  };
-
-  // The moments a sensor was declared faulted: the live runner evaluates at once then.
-  const faultStarts = input.faults.map((f) => f.fromMs).filter((ms) => ms >= fromMs && ms <= toMs).sort((a, b) => a - b);
-  let nextFault = 0;
-  let tickEndMs: number | null = null;
-  const flushTick = () => {
-    if (tickEndMs === null) return;
-    while (nextFault < faultStarts.length && faultStarts[nextFault]! < tickEndMs) evaluateAt(faultStarts[nextFault++]!);
-    evaluateAt(tickEndMs);
-    tickEndMs = null;
-  };
-  let tickStartMs = -Infinity;
-  for (const row of input.readings) {
-    if (row.takenAtMs - tickStartMs >= input.tickGapMs) {
-      flushTick();
-      tickStartMs = row.takenAtMs;
-    }
-    tickEndMs = row.takenAtMs;
-    for (const field of SENSOR_FIELDS[row.sensorType]) {
-      const value = row[COLUMN[field]] as number | null;
-      if (value === null) continue;
-      snapshot.values[field] = value;
-      snapshot.readAt[field] = new Date(row.takenAtMs).toISOString();
+  /** Folds readings in time order, evaluating once per sampling tick. */
+  feed(readings: Iterable<RecordedReading>): void {
+    for (const row of readings) {
+      if (row.takenAtMs - this.#tickStartMs >= this.#input.tickGapMs) {
+        this.#flushTick();
+        this.#tickStartMs = row.takenAtMs;
+      }
+      this.#tickEndMs = row.takenAtMs;
+      let readAt: string | null = null;
+      for (const field of SENSOR_FIELDS[row.sensorType]) {
+        const value = row[COLUMN[field]] as number | null;
+        if (value === null) continue;
+        this.#snapshot.values[field] = value;
+        this.#snapshot.readAt[field] = readAt ??= new Date(row.takenAtMs).toISOString();
+      }
     }
   }
-  flushTick();
-  while (nextFault < faultStarts.length) evaluateAt(faultStarts[nextFault++]!);
 
-  if (on) onSeconds += (toMs - lastAtMs) / 1000;
-  return {
-    switches: timeline.length - 1,
-    onSeconds: Math.round(onSeconds),
-    energyWh: Math.round(((onSeconds * device.powerW) / 3600) * 10) / 10,
-    timeline,
-  };
+  finish(): AutomationPreview {
+    this.#flushTick();
+    while (this.#nextFault < this.#faultStarts.length) this.#evaluateAt(this.#faultStarts[this.#nextFault++]!);
+    const onSeconds = this.#onSeconds + (this.#on ? (this.#input.toMs - this.#lastAtMs) / 1000 : 0);
+    return {
+      switches: this.#timeline.length - 1,
+      onSeconds: Math.round(onSeconds),
+      energyWh: Math.round(((onSeconds * this.#input.device.powerW) / 3600) * 10) / 10,
+      timeline: this.#timeline,
+    };
+  }
+
+  #flushTick(): void {
+    if (this.#tickEndMs === null) return;
+    while (this.#nextFault < this.#faultStarts.length && this.#faultStarts[this.#nextFault]! < this.#tickEndMs) this.#evaluateAt(this.#faultStarts[this.#nextFault++]!);
+    this.#evaluateAt(this.#tickEndMs);
+    this.#tickEndMs = null;
+  }
+
+  #faultedAt(atMs: number): ReadonlySet<SensorField> {
+    if (this.#input.faults.length === 0) return this.#noFaults;
+    return new Set(this.#input.faults.filter((f) => f.fromMs <= atMs && (f.toMs === null || atMs < f.toMs)).flatMap((f) => SENSOR_FIELDS[f.sensorType]));
+  }
+
+  #evaluateAt(nowMs: number): void {
+    const { device, rules } = this.#input;
+    const decision = evaluateRules({
+      device: { deviceType: device.deviceType, autoMode: true, automationRules: rules, sensorLossAction: device.sensorLossAction, isOn: this.#on, sinceMs: this.#sinceMs },
+      snapshot: this.#snapshot,
+      deviceSettings: this.#input.deviceSettings,
+      nowMs,
+      faultedFields: this.#faultedAt(nowMs),
+      site: this.#input.site,
+    });
+    if (decision.desired === 'hold' || (decision.desired === 'on') === this.#on) return;
+    if (this.#on) this.#onSeconds += (nowMs - this.#lastAtMs) / 1000;
+    this.#lastAtMs = nowMs;
+    this.#on = decision.desired === 'on';
+    this.#sinceMs = nowMs;
+    this.#timeline.push({ at: new Date(nowMs).toISOString(), status: statusFor(device.deviceType, this.#on), reason: decision.reason });
+  }
+}
+
+/** The whole replay at once (tests, small windows). */
+export function replayRules(input: ReplayInput): AutomationPreview {
+  const replay = new Replay(input);
+  replay.feed(input.readings);
+  return replay.finish();
 }

@@ -29,7 +29,7 @@ export interface RecordedState {
 /**
  * What happened, read from the tables the gateway already keeps: the raw readings, the fault alerts and
  * the control log. Raw rows, so the replay sees exactly the values the live engine saw (one sampling
- * interval apart); a week at the default 5 s interval is ~120,000 DHT11 rows, iterated, never held.
+ * interval apart); a week at the default 5 s interval is ~120,000 DHT11 rows, read in pages.
  * When the rollup tables (issue 13) exist, a long preview could run over 1-minute rollups instead: this
  * is the seam.
  */
@@ -46,7 +46,7 @@ export class RecordedHistory {
     this.#readings = sqlite
       .prepare(
         `SELECT sensor_type, taken_at, temperature_c, humidity_pct, light_lux, soil_moisture_pct, water_level_cm
-         FROM readings WHERE greenhouse_id = :greenhouseId AND taken_at >= :fromMs AND taken_at <= :toMs
+         FROM readings WHERE greenhouse_id = :greenhouseId AND taken_at >= :fromMs AND taken_at < :untilMs
            AND sensor_type IN (SELECT value FROM json_each(:types))
          ORDER BY taken_at, id`,
       )
@@ -69,11 +69,23 @@ export class RecordedHistory {
       .pluck();
   }
 
-  *readings(types: readonly SensorType[], fromMs: number, toMs: number): Generator<RecordedReading> {
-    for (const row of this.#readings.iterate({ greenhouseId: this.greenhouseId, fromMs, toMs, types: JSON.stringify(types) }) as Iterable<unknown[]>) {
-      const [sensorType, takenAtMs, temperatureC, humidityPct, lightLux, soilMoisturePct, waterLevelCm] = row as [SensorType, number, number | null, number | null, number | null, number | null, number | null];
-      yield { sensorType, takenAtMs, temperatureC, humidityPct, lightLux, soilMoisturePct, waterLevelCm };
-    }
+  /**
+   * The readings in [fromMs, untilMs), in time order. The preview reads a long window as a series of
+   * short ones (a page each), never holding a statement open: one iterating across an await would keep
+   * the connection busy for the sampler. A short window also keeps the sort of several sensor types small.
+   */
+  readingsBetween(types: readonly SensorType[], fromMs: number, untilMs: number): RecordedReading[] {
+    const params = { greenhouseId: this.greenhouseId, fromMs, untilMs, types: JSON.stringify(types) };
+    const raw = this.#readings.all(params) as Array<[SensorType, number, number | null, number | null, number | null, number | null, number | null]>;
+    return raw.map(([sensorType, takenAtMs, temperatureC, humidityPct, lightLux, soilMoisturePct, waterLevelCm]) => ({
+      sensorType,
+      takenAtMs,
+      temperatureC,
+      humidityPct,
+      lightLux,
+      soilMoisturePct,
+      waterLevelCm,
+    }));
   }
 
   faults(fromMs: number, toMs: number): FaultInterval[] {

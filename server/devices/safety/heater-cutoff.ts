@@ -37,6 +37,11 @@ export class HeaterCutoff {
     const temperatureC = snapshot.values.temperature;
     const readAt = snapshot.readAt.temperature;
     if (temperatureC !== null && readAt !== null) this.#last = { temperatureC, readAtMs: Date.parse(readAt) };
+    this.check();
+  }
+
+  /** Applies the cut-off to the newest temperature now (each tick, and when the cut-off setting changes). */
+  check(): void {
     const fresh = this.#freshC();
     if (fresh === null) return;
     const { heaterCutoffC, deadband } = this.deps.deviceSettings();

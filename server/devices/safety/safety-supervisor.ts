@@ -65,6 +65,10 @@ export class SafetySupervisor implements TurnOnGuard {
       this.deps.bus.on('sampleTaken', 'devices-safety', ({ snapshot }) => this.onSnapshot(snapshot)),
       this.deps.bus.on('deviceChanged', 'devices-safety', ({ device }) => this.#onDeviceChanged(this.deps.asWired(device))),
       this.deps.bus.on('deviceRemoved', 'devices-safety', ({ deviceId }) => this.#forget(deviceId)),
+      // A lowered cut-off acts at once, not at the next tick.
+      this.deps.bus.on('settingsChanged', 'devices-safety', ({ settings, previous }) => {
+        if (settings.deviceSettings.heaterCutoffC !== previous.deviceSettings.heaterCutoffC) this.#heaterCutoff.check();
+      }),
     ];
   }
 
