@@ -15,6 +15,13 @@ const RECORD_CANVAS_TEXT = () => {
   const original = CanvasRenderingContext2D.prototype.fillText;
   const drawn: Array<{ text: string; left: number; right: number; y: number }> = [];
   (window as unknown as { drawnTexts: typeof drawn }).drawnTexts = drawn;
+  // uPlot clears its canvas at the start of every redraw: keep only the labels of the latest one
+  // (live data moves a range that ends "now", and an older frame's labels sit at other positions).
+  const clearRect = CanvasRenderingContext2D.prototype.clearRect;
+  CanvasRenderingContext2D.prototype.clearRect = function (x: number, y: number, w: number, h: number) {
+    if (w >= this.canvas.width && h >= this.canvas.height) drawn.length = 0;
+    return clearRect.call(this, x, y, w, h);
+  };
   CanvasRenderingContext2D.prototype.fillText = function (text: string, x: number, y: number, maxWidth?: number) {
     const width = this.measureText(text).width;
     const left = this.textAlign === 'center' ? x - width / 2 : this.textAlign === 'right' || this.textAlign === 'end' ? x - width : x;
