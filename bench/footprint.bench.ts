@@ -3,7 +3,8 @@
 // build (`node --import tsx server/main.ts`: "before") and the compiled gateway the unit runs now
 // (`node dist/server/main.js`: "after"). For each: cold start (spawn until /api/health answers; the
 // bare process until it prints), idle RSS once settled, and peak RSS (VmHWM) after a burst of requests.
-// Simulator mode, a fresh data dir per run, loopback only.
+// Simulator mode as the appliance runs it (demo off, the unit's MALLOC_ARENA_MAX=2), a fresh data dir
+// per run, loopback only.
 //
 //   npx tsx bench/footprint.bench.ts [runs]      (npm run bench runs it too; builds dist/ when stale)
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -51,14 +52,15 @@ async function untilHealthy(child: ChildProcess, url: string): Promise<void> {
   }
 }
 
-/** Signs in (the demo admin) and reads history and health as the dashboard does, many times over. */
+/** Creates the first account (as a new install does) and reads what the dashboard reads, many times over. */
 async function gatewayBurst(url: string): Promise<void> {
-  const login = await fetch(`${url}/api/auth/login`, {
+  const register = await fetch(`${url}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'greenhouse' }),
+    body: JSON.stringify({ username: 'bench-admin', email: 'bench@greenhouse.local', password: 'correct-horse-1', role: 'admin' }),
   });
-  const { token } = (await login.json()) as { token: string };
+  const { token } = (await register.json()) as { token: string };
+  if (!token) throw new Error(`registration failed: ${register.status}`);
   const headers = { authorization: `Bearer ${token}` };
   const paths = ['/api/health', '/api/sensors/latest/default', '/api/devices/default', '/api/sensors/historical/default?hours=24', '/api/alerts/active/default'];
   for (let i = 0; i < BURST_REQUESTS; i += 10) {
@@ -83,7 +85,7 @@ async function measure(variant: Variant): Promise<Result> {
   const startedAt = performance.now();
   const child = spawn(process.execPath, variant.args, {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), GREENHOUSE_DATA_DIR: dataDir, GREENHOUSE_DEMO: '1', LOG_LEVEL: 'warn' },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), GREENHOUSE_DATA_DIR: dataDir, GREENHOUSE_DEMO: '0', LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {

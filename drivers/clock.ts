@@ -10,6 +10,13 @@ export interface Clock {
   clearTimeout(handle: TimerHandle): void;
 }
 
+/**
+ * Milliseconds on a clock that never jumps (performance.now), for rate limits a wall-clock step (NTP
+ * setting the time after boot, a manual change) must not stretch or shorten.
+ */
+export type MonotonicMs = () => number;
+export const monotonicMs: MonotonicMs = () => performance.now();
+
 export interface TimerHandle {
   readonly id: number;
 }

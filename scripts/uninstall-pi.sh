@@ -47,4 +47,4 @@ if [ "$PURGE" = 1 ]; then
 else
   echo "Kept /var/lib/$APP_NAME (data) and /etc/$APP_NAME (config); --purge removes them."
 fi
-# dtparam=strict_gpiod stays in config.txt: it only makes the kernel release GPIO lines of a process that exits.
+# A dtparam=strict_gpiod line an older installer added stays in config.txt: harmless (it only affects libgpiod users).

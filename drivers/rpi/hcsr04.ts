@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts';
+import { monotonicMs, type Clock, type MonotonicMs } from '../clock.ts';
 import { delay, SerialQueue } from '../delay.ts';
 import { SensorReadError, type WaterLevelSensor } from '../types.ts';
 import {
@@ -21,6 +21,7 @@ export class Hcsr04Sensor implements WaterLevelSensor {
   readonly #trigger: PigpioGpio;
   readonly #echo: PigpioGpio;
   readonly #clock: Clock;
+  readonly #elapsedMs: MonotonicMs;
   readonly #tankDepthCm: number;
   readonly #airTemperatureC: () => number | null;
   readonly #queue = new SerialQueue();
@@ -32,6 +33,8 @@ export class Hcsr04Sensor implements WaterLevelSensor {
     echoPin: number;
     tankDepthCm: number;
     clock: Clock;
+    /** The 60 ms between pings is kept on this (default performance.now), never on the wall clock. */
+    monotonicMs?: MonotonicMs;
     /** Air temperature for the speed of sound; null: assume 20 °C. */
     airTemperatureC?: () => number | null;
   }) {
@@ -42,6 +45,7 @@ export class Hcsr04Sensor implements WaterLevelSensor {
     this.#trigger.digitalWrite(0);
     this.#echo = new Gpio(deps.echoPin, { mode: Gpio.INPUT, alert: true });
     this.#clock = deps.clock;
+    this.#elapsedMs = deps.monotonicMs ?? monotonicMs;
     this.#tankDepthCm = deps.tankDepthCm;
     this.#airTemperatureC = deps.airTemperatureC ?? (() => null);
   }
@@ -64,7 +68,7 @@ export class Hcsr04Sensor implements WaterLevelSensor {
 
   async #ping(): Promise<number | null> {
     if (this.#lastPingMs !== null) {
-      const waitMs = this.#lastPingMs + HCSR04_MIN_CYCLE_MS - this.#clock.now();
+      const waitMs = this.#lastPingMs + HCSR04_MIN_CYCLE_MS - this.#elapsedMs();
       if (waitMs > 0) await delay(this.#clock, waitMs);
     }
     return new Promise((resolve) => {
@@ -83,7 +87,7 @@ export class Hcsr04Sensor implements WaterLevelSensor {
       };
       const timer = this.#clock.setTimeout(() => finish(null), PING_TIMEOUT_MS);
       this.#echo.on('alert', onAlert);
-      this.#lastPingMs = this.#clock.now();
+      this.#lastPingMs = this.#elapsedMs();
       this.#trigger.trigger(HCSR04_TRIGGER_PULSE_US, 1);
     });
   }

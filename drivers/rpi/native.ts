@@ -5,6 +5,8 @@
 
 export interface DhtModule {
   read(type: 11 | 22, pin: number, callback: (err: Error | null, temperature: number, humidity: number) => void): void;
+  /** How often the native read retries (450 ms apart) before failing; the library's default is 3. */
+  setMaxRetries(retries: number): void;
 }
 
 export type OnoffDirection = 'in' | 'out' | 'high' | 'low';
@@ -39,6 +41,10 @@ export interface Ads1x15Device {
   openBus(busNumber: number): Promise<unknown>;
   /** Millivolts; the string "ADC is busy..." when a conversion is already running. */
   readSingleEnded(opts: { channel: number; pga: number; sps: number }): Promise<number | string>;
+  /** One register, bytes in the chip's order (ads1x15's i2cReadWord); throws when nothing answers. */
+  i2cReadWord(register: number): Promise<number>;
+  /** Set by readSingleEnded while converting, and left set when its I2C transfer throws. */
+  busy: boolean;
   i2c: { close(): Promise<void> } | null;
 }
 export type Ads1x15Constructor = new (ic: number, address: number) => Ads1x15Device;

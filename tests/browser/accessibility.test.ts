@@ -54,6 +54,9 @@ describe('accessibility (axe-core) on every screen, both themes, both widths', (
     const darkToken = await registerUser(http, users.dark);
     await http.put('/api/auth/profile', { preferences: { theme: 'dark', alertNotifications: false, emailNotifications: false } }, darkToken);
     await http.put('/api/auth/profile', { preferences: { theme: 'light', alertNotifications: false, emailNotifications: false } }, token);
+    // The second account signs up as a viewer awaiting approval: the admin makes it an operator, so
+    // both themes are checked with the device controls and dialogs on screen.
+    expect((await http.put(`/api/users/${users.dark.username}`, { role: 'operator' }, token)).status).toBe(200);
     // Alerts of every severity, so their badges and colours are checked too.
     for (const severity of ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']) {
       await http.post('/api/alerts/greenhouse-001', { alertType: `TEST_${severity}`, severity, message: `A ${severity.toLowerCase()} test alert`, deviceId: 'fan-1' }, token);

@@ -99,6 +99,9 @@ export function fakePigpio(log: OpLog, echo: EchoScript = () => 5831): PigpioMod
 export function fakeDht(log: OpLog, answers: Array<{ t: number; h: number } | Error>): DhtModule {
   let i = 0;
   return {
+    setMaxRetries(retries) {
+      log.push(`dht:maxRetries ${retries}`);
+    },
     read(type, pin, cb) {
       log.push(`dht:read ${type} ${pin}`);
       const a = answers[Math.min(i++, answers.length - 1)]!;
@@ -107,10 +110,21 @@ export function fakeDht(log: OpLog, answers: Array<{ t: number; h: number } | Er
   };
 }
 
-/** millivolts per channel (or a string, as ads1x15 answers when busy). */
-export function fakeAds(log: OpLog, mvByChannel: Record<number, number | string>): Ads1x15Constructor {
+/**
+ * millivolts per channel (or a string answer). Behaves like ads1x15 1.2.0: `busy` is set before the
+ * transfer and cleared only after a successful one, so a bus error (`busErrors` of them) leaves it set
+ * and the library then answers "ADC is busy..." without touching the bus. `present: false`: no chip
+ * acknowledges its address (register reads throw, as i2c-bus does with EREMOTEIO).
+ */
+export function fakeAds(
+  log: OpLog,
+  mvByChannel: Record<number, number | string>,
+  options: { present?: boolean; busErrors?: number } = {},
+): Ads1x15Constructor {
+  let busErrors = options.busErrors ?? 0;
   return class implements Ads1x15Device {
     i2c: { close(): Promise<void> } | null = null;
+    busy = false;
     constructor(ic: number, address: number) {
       log.push(`ads:new ${ic} 0x${address.toString(16)}`);
     }
@@ -118,8 +132,20 @@ export function fakeAds(log: OpLog, mvByChannel: Record<number, number | string>
       log.push(`ads:open ${bus}`);
       this.i2c = { close: async () => void log.push('ads:close') };
     }
+    async i2cReadWord(register: number) {
+      log.push(`ads:probe 0x${register.toString(16)}`);
+      if (options.present === false) throw new Error('EREMOTEIO, Remote I/O error');
+      return 0x8385; // the Config register's reset value 0x8583, bytes as they come off the bus
+    }
     async readSingleEnded(o: { channel: number; pga: number; sps: number }) {
+      if (this.busy) return 'ADC is busy...';
+      this.busy = true;
       log.push(`ads:read ${o.channel} pga ${o.pga}`);
+      if (busErrors > 0) {
+        busErrors--;
+        throw new Error('EIO, i/o error');
+      }
+      this.busy = false;
       return mvByChannel[o.channel] ?? 0;
     }
   };

@@ -25,18 +25,18 @@ describe('DHT11 shell', () => {
   it('reads, validates and rejects the library cache repeated within 3 s', async () => {
     const log: OpLog = [];
     const clock = new ManualClock();
-    const dht = new Dht11Sensor({ dht: fakeDht(log, [{ t: 21, h: 60 }]), pin: 4, clock });
+    const dht = new Dht11Sensor({ dht: fakeDht(log, [{ t: 21, h: 60 }]), pin: 4, clock, monotonicMs: () => clock.now() });
     expect(await dht.read()).toEqual({ temperatureC: 21, humidityPct: 60 });
     clock.advance(1500);
     await expect(dht.read()).rejects.toThrow(/no fresh reading/);
     clock.advance(2000); // 3.5 s after the last fresh reading
     expect(await dht.read()).toEqual({ temperatureC: 21, humidityPct: 60 });
-    expect(log).toEqual(['dht:read 11 4', 'dht:read 11 4', 'dht:read 11 4']);
+    expect(log).toEqual(['dht:maxRetries 0', 'dht:read 11 4', 'dht:read 11 4', 'dht:read 11 4']);
   });
 
   it('accepts a changed value inside the cache window', async () => {
     const clock = new ManualClock();
-    const dht = new Dht11Sensor({ dht: fakeDht([], [{ t: 21, h: 60 }, { t: 22, h: 60 }]), pin: 4, clock });
+    const dht = new Dht11Sensor({ dht: fakeDht([], [{ t: 21, h: 60 }, { t: 22, h: 60 }]), pin: 4, clock, monotonicMs: () => clock.now() });
     await dht.read();
     clock.advance(1000);
     expect((await dht.read()).temperatureC).toBe(22);
@@ -45,23 +45,37 @@ describe('DHT11 shell', () => {
   it('waits at least 1 s between native calls', async () => {
     const log: OpLog = [];
     const clock = new ManualClock();
-    const dht = new Dht11Sensor({ dht: fakeDht(log, [{ t: 21, h: 60 }, { t: 22, h: 61 }]), pin: 4, clock });
+    const dht = new Dht11Sensor({ dht: fakeDht(log, [{ t: 21, h: 60 }, { t: 22, h: 61 }]), pin: 4, clock, monotonicMs: () => clock.now() });
     const t0 = clock.now();
     await dht.read();
     const second = dht.read();
     await Promise.resolve();
-    expect(log).toHaveLength(1); // still waiting
+    expect(log).toEqual(['dht:maxRetries 0', 'dht:read 11 4']); // the second still waits
     expect(await settle(clock, second, 1200)).toEqual({ temperatureC: 22, humidityPct: 61 });
     expect(clock.now() - t0).toBeGreaterThanOrEqual(1000);
   });
 
+  it('keeps its 1 s spacing on the monotonic clock: a wall-clock step back (NTP at boot) holds nothing off', async () => {
+    const log: OpLog = [];
+    const clock = new ManualClock();
+    let elapsedMs = 0;
+    const dht = new Dht11Sensor({ dht: fakeDht(log, [{ t: 21, h: 60 }, { t: 22, h: 61 }]), pin: 4, clock, monotonicMs: () => elapsedMs });
+    await dht.read();
+    // The wall clock goes back an hour; a second passes on the monotonic clock.
+    const wall = clock.now();
+    clock.now = () => wall - 3_600_000;
+    elapsedMs += 1000;
+    expect(await dht.read()).toEqual({ temperatureC: 22, humidityPct: 61 });
+    expect(log.filter((op) => op.startsWith('dht:read'))).toHaveLength(2);
+  });
+
   it('turns native errors and garbage into SensorReadError', async () => {
     const clock = new ManualClock();
-    const dht = new Dht11Sensor({ dht: fakeDht([], [new Error('failed to read sensor'), { t: 0, h: 0 }]), pin: 4, clock });
+    const dht = new Dht11Sensor({ dht: fakeDht([], [new Error('failed to read sensor'), { t: 0, h: 0 }]), pin: 4, clock, monotonicMs: () => clock.now() });
     await expect(dht.read()).rejects.toBeInstanceOf(SensorReadError);
     clock.advance(1000);
     await expect(dht.read()).rejects.toThrow(/outside DHT11 range/);
-    expect(() => new Dht11Sensor({ dht: fakeDht([], []), pin: 40, clock })).toThrow(/40/);
+    expect(() => new Dht11Sensor({ dht: fakeDht([], []), pin: 40, clock, monotonicMs: () => clock.now() })).toThrow(/40/);
   });
 });
 
@@ -71,7 +85,7 @@ describe('HC-SR04 shell', () => {
     const clock = new ManualClock();
     const pigpio = fakePigpio(log, echo);
     pigpio.now = () => clock.now();
-    const sensor = new Hcsr04Sensor({ pigpio, triggerPin: 23, echoPin: 24, tankDepthCm: 100, clock });
+    const sensor = new Hcsr04Sensor({ pigpio, triggerPin: 23, echoPin: 24, tankDepthCm: 100, clock, monotonicMs: () => clock.now() });
     return { log, clock, pigpio, sensor };
   }
 
@@ -112,8 +126,26 @@ describe('ADS1115 shell', () => {
     const soil = new AdsSoilSensor({ adc, channel: 1, calibration: { dryRaw: 17500, wetRaw: 7500 } });
     expect(await light.readLux()).toBeCloseTo(316.23, 1);
     expect(await soil.readPercent()).toBe(50);
-    expect(log.slice(0, 2)).toEqual(['ads:new 1 0x48', 'ads:open 1']);
+    expect(log.slice(0, 3)).toEqual(['ads:new 1 0x48', 'ads:open 1', 'ads:probe 0x1']);
     await adc.close();
+    expect(log.at(-1)).toBe('ads:close');
+  });
+
+  it('recovers after a bus error: the next read goes to the bus again instead of "ADC is busy" forever', async () => {
+    const log: OpLog = [];
+    const adc = await Ads1115.open({ Ads1x15: fakeAds(log, { 1: (12500 * 4096) / 32768 }, { busErrors: 1 }), bus: 1, address: 0x48 });
+    const soil = new AdsSoilSensor({ adc, channel: 1, calibration: { dryRaw: 17500, wetRaw: 7500 } });
+    await expect(soil.readPercent()).rejects.toThrow(/soil: ADS1115 channel 1: EIO/);
+    expect(await soil.readPercent()).toBe(50);
+    expect(await soil.readPercent()).toBe(50);
+    expect(log.filter((op) => op.startsWith('ads:read'))).toHaveLength(3);
+  });
+
+  it('refuses to open when no chip answers at the address, and closes the bus', async () => {
+    const log: OpLog = [];
+    await expect(Ads1115.open({ Ads1x15: fakeAds(log, {}, { present: false }), bus: 1, address: 0x49 })).rejects.toThrow(
+      'no ADS1115 answers at 0x49 on I2C bus 1 (check the wiring with i2cdetect -y 1): EREMOTEIO, Remote I/O error',
+    );
     expect(log.at(-1)).toBe('ads:close');
   });
 
