@@ -51,7 +51,9 @@ describe('accessibility (axe-core) on every screen, both themes, both widths', (
     [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
     const http = httpClient(server.url);
     const token = await registerUser(http, users.light);
-    const darkToken = await registerUser(http, users.dark);
+    // Issue 14: a second self-registration is a viewer waiting for approval; the admin creates this
+    // operator instead, so both themes are checked on the same (operator) screens as before.
+    const darkToken = await registerUser(http, { ...users.dark, role: 'operator' }, token);
     await http.put('/api/auth/profile', { preferences: { theme: 'dark', alertNotifications: false, emailNotifications: false } }, darkToken);
     await http.put('/api/auth/profile', { preferences: { theme: 'light', alertNotifications: false, emailNotifications: false } }, token);
     // The second account signs up as a viewer awaiting approval: the admin makes it an operator, so

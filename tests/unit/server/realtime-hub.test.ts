@@ -70,4 +70,33 @@ describe('RealtimeHub', () => {
     expect(last).toEqual({ event: 'error', data: { event: 'device-control', status: 409, message: 'Maintenance mode' } });
     hub.stop();
   });
+
+  it('caps sockets per account (4429) and in all (1013), and frees a place when one closes', () => {
+    let current: UserRow | null = account;
+    const hub = new RealtimeHub({
+      verifyToken: (token) => (token === 'good' ? { account, expiresAtMs: Date.now() + 60_000 } : token === 'other' ? { account: { ...account, id: 2 }, expiresAtMs: Date.now() + 60_000 } : null),
+      reloadAccount: () => current,
+      toPublicUser: () => ({ username: 'u' }) as never,
+      resolveGreenhouse: (id) => id,
+      logger: pino({ level: 'silent' }),
+      options: { maxSocketsPerAccount: 2, maxSocketsTotal: 4 },
+    });
+    const sockets = Array.from({ length: 5 }, () => new FakeSocket());
+    sockets.slice(0, 3).forEach((s) => hub.accept(s as never, 'good'));
+    expect(sockets.map((s) => s.closedWith).slice(0, 3)).toEqual([null, null, 4429]);
+    hub.accept(sockets[3] as never, 'other');
+    expect(sockets[3]!.closedWith).toBeNull();
+    // Three are held now (two of account 1, one of account 2); a fourth and fifth: one fits, one does not.
+    hub.accept(sockets[4] as never, 'other');
+    const extra = new FakeSocket();
+    hub.accept(extra as never, 'other');
+    expect(extra.closedWith).toBe(1013);
+    // A revoked account loses its sockets at once; the other account keeps its own.
+    current = null;
+    hub.revalidateAccount(1, 'Role changed');
+    expect(sockets[0]!.closedWith).toBe(4401);
+    expect(sockets[1]!.closedWith).toBe(4401);
+    expect(hub.clientCount).toBe(2);
+    hub.stop();
+  });
 });
