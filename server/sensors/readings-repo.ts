@@ -6,6 +6,7 @@ import { HistoryQueries, meanOf, type AggregateQuery, type AggregateRow } from '
 import { INLINE_FOLD_MAX_ROWS } from '../history/rollup-catch-up.ts';
 import { FIELD_COLUMNS, HOUR_MS, type FieldColumn } from '../history/rollup-levels.ts';
 import { RollupWriter } from '../history/rollup-writer.ts';
+import { climateMetrics } from './climate-metrics.ts';
 import { FIELD_OF_COLUMN, readingFromRow, type ReadingRow } from './reading-row.ts';
 
 /** One sensor's values from one tick, stamped with the clock at read time. */
@@ -257,6 +258,8 @@ function historicalPoint(greenhouseId: string, row: AggregateRow, bucketMs: numb
       (max ??= {})[name] = field.max;
     }
   }
+  // VPD and dew point of the bucket's mean temperature and humidity, as every DHT11 reading carries them.
+  if (sensorType === 'DHT11') Object.assign(reading, climateMetrics(reading.temperature, reading.humidity));
   const main = MAIN[sensorType];
   const mainField = row.fields[main.column];
   if (mainField.n > 0) reading.value = mainField.sum / mainField.n;
