@@ -107,11 +107,13 @@ export class UsersRepo {
     });
   }
 
+  /** A new sign-in: the newest one becomes the previous one (what "Last Login" shows). */
   recordLogin(id: number): UserRow {
-    return this.update(id, { lastLoginAt: new Date(this.deps.clock.now()) });
+    const current = this.findById(id);
+    return this.update(id, { previousLoginAt: current?.lastLoginAt ?? null, lastLoginAt: new Date(this.deps.clock.now()) });
   }
 
-  update(id: number, changes: Partial<Pick<UserRow, 'email' | 'preferences' | 'passwordHash' | 'lastLoginAt' | 'tokenVersion'>>): UserRow {
+  update(id: number, changes: Partial<Pick<UserRow, 'email' | 'preferences' | 'passwordHash' | 'lastLoginAt' | 'previousLoginAt' | 'tokenVersion'>>): UserRow {
     const row = this.deps.db
       .update(users)
       .set({ ...changes, updatedAt: new Date(this.deps.clock.now()) })
@@ -130,6 +132,7 @@ export class UsersRepo {
       role: row.role,
       requestedRole: row.requestedRole ?? null,
       lastLogin: toIso(row.lastLoginAt),
+      previousLogin: toIso(row.previousLoginAt),
       greenhouseAccess: [{ greenhouseId: this.deps.greenhouseId }],
       preferences: { ...DEFAULT_PREFERENCES, ...(row.preferences as Partial<Preferences>) },
       createdAt: toIso(row.createdAt),

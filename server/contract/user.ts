@@ -27,7 +27,10 @@ export const PublicUser = Type.Object({
   role: Role,
   /** The role a self-registered account asked for, while it waits for an admin; null otherwise. */
   requestedRole: Type.Union([Role, Type.Null()]),
+  /** The newest sign-in (admins' Users tab). */
   lastLogin: Type.Union([IsoTimestamp, Type.Null()]),
+  /** The sign-in before the newest one: for the person signed in, their "Last Login"; null if none. */
+  previousLogin: Type.Union([IsoTimestamp, Type.Null()]),
   greenhouseAccess: Type.Array(Type.Object({ greenhouseId: Type.String() })),
   preferences: Preferences,
   createdAt: IsoTimestamp,

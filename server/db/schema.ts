@@ -18,6 +18,8 @@ export const users = sqliteTable(
     /** JSON of contract Preferences. */
     preferences: text('preferences', { mode: 'json' }).notNull(),
     lastLoginAt: timestampMs('last_login_at'),
+    /** The sign-in before the newest one: what "Last Login" shows the person now signed in. */
+    previousLoginAt: timestampMs('previous_login_at'),
     /** Bumped on password change: tokens issued before it are refused. */
     tokenVersion: integer('token_version').notNull().default(0),
     createdAt: createdAt(),

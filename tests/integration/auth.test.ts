@@ -39,6 +39,18 @@ describe('register', () => {
     expect(res.body.user.lastLogin).toEqual(expect.any(String));
   });
 
+  it('"Last Login" is the sign-in before this one: previousLogin moves on at each sign-in', async () => {
+    const registered = await http.post('/api/auth/register', { username: 'dana', email: 'dana@example.com', password: 'correct-horse-1' });
+    expect(registered.body.user.previousLogin).toBeNull();
+    const first = await http.post('/api/auth/login', { username: 'dana', password: 'correct-horse-1' });
+    expect(first.status).toBe(200);
+    expect(first.body.user.previousLogin).toBe(registered.body.user.lastLogin);
+    const second = await http.post('/api/auth/login', { username: 'dana', password: 'correct-horse-1' });
+    expect(second.body.user.previousLogin).toBe(first.body.user.lastLogin);
+    const me = await http.get('/api/auth/me', second.body.token);
+    expect(me.body.data).toMatchObject({ lastLogin: second.body.user.lastLogin, previousLogin: first.body.user.lastLogin });
+  });
+
   it('refuses self-registration as admin once an account exists (403) and creates nothing', async () => {
     const before = userCount();
     const res = await http.post('/api/auth/register', { username: 'mallory', email: 'm@example.com', password: 'correct-horse-1', role: 'admin' });

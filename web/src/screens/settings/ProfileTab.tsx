@@ -33,7 +33,7 @@ export function ProfileTab({ user }: { user: PublicUser }) {
       </label>
       <label className="field">
         Last Login
-        <input value={user.lastLogin ? formatTimestamp(user.lastLogin) : 'Never'} readOnly />
+        <input value={user.previousLogin ? formatTimestamp(user.previousLogin) : 'This is your first sign-in'} readOnly />
       </label>
       <div className="settings-actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>

@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `previous_login_at` integer;
