@@ -22,7 +22,10 @@ const SCREENS: Array<{ name: string; path: string; tab?: string }> = [
   { name: 'settings-notifications', path: '/dashboard/settings', tab: 'Notifications' },
   { name: 'settings-thresholds', path: '/dashboard/settings', tab: 'Alert Thresholds' },
   { name: 'settings-system', path: '/dashboard/settings', tab: 'System' },
+  { name: 'settings-device-safety', path: '/dashboard/settings', tab: 'Device Safety' },
   { name: 'settings-security', path: '/dashboard/settings', tab: 'Security' },
+  { name: 'settings-simulator', path: '/dashboard/settings', tab: 'Simulator' },
+  { name: 'settings-users', path: '/dashboard/settings', tab: 'Users' },
 ];
 
 interface Finding {
@@ -56,9 +59,10 @@ describe('accessibility (axe-core) on every screen, both themes, both widths', (
     const darkToken = await registerUser(http, { ...users.dark, role: 'operator' }, token);
     await http.put('/api/auth/profile', { preferences: { theme: 'dark', alertNotifications: false, emailNotifications: false } }, darkToken);
     await http.put('/api/auth/profile', { preferences: { theme: 'light', alertNotifications: false, emailNotifications: false } }, token);
-    // The second account signs up as a viewer awaiting approval: the admin makes it an operator, so
-    // both themes are checked with the device controls and dialogs on screen.
-    expect((await http.put(`/api/users/${users.dark.username}`, { role: 'operator' }, token)).status).toBe(200);
+    // The second account signs up as a viewer awaiting approval: the admin makes it an admin too, so
+    // both themes are checked with the device controls, the dialogs and the admin-only tabs (Device
+    // Safety, Simulator, Users) on screen.
+    expect((await http.put(`/api/users/${users.dark.username}`, { role: 'admin' }, token)).status).toBe(200);
     // Alerts of every severity, so their badges and colours are checked too.
     for (const severity of ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']) {
       await http.post('/api/alerts/greenhouse-001', { alertType: `TEST_${severity}`, severity, message: `A ${severity.toLowerCase()} test alert`, deviceId: 'fan-1' }, token);
