@@ -5,7 +5,7 @@
 // (resolved from node_modules as usual): native addons cannot be bundled, and the hardware packages must
 // stay lazy `await import()`s that simulator mode never loads.
 // Plain JS so it runs before anything is compiled; `npm run build` calls it after the dashboard build.
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -61,46 +61,109 @@ function compiledImportMetaUrl(outfile) {
   };
 }
 
-/** Builds dist/server/main.js and its workers; resolves with esbuild's metafile of the main bundle. */
+/** Options shared by every esbuild pass over the server's sources. */
+function commonOptions(outfile, quiet) {
+  return {
+    absWorkingDir: ROOT,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    external: EXTERNAL_PACKAGES,
+    // Stack traces map back to the sources with `node --enable-source-maps` (kept off at run time:
+    // the maps cost memory on every start).
+    sourcemap: 'linked',
+    minify: true,
+    // Error and class names stay readable in the journal.
+    keepNames: true,
+    legalComments: 'none',
+    metafile: true,
+    logLevel: quiet ? 'error' : 'warning',
+    plugins: [compiledImportMetaUrl(outfile)],
+    banner: {
+      js: [
+        '// Built by scripts/build-server.mjs from the TypeScript sources: do not edit, run `npm run build`.',
+        // Bundled CommonJS packages call require() for Node built-ins; an ES module has none of its own.
+        "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      ].join('\n'),
+    },
+  };
+}
+
+/**
+ * The package specifiers ('fastify', 'drizzle-orm/better-sqlite3', ...) the server's own sources import
+ * and a bundle of `entry` would contain (the external packages stay out).
+ */
+async function bundledPackageImports(entry, outfile) {
+  const { metafile } = await build({ ...commonOptions(outfile, true), entryPoints: [entry], outfile, write: false, sourcemap: false });
+  const specifiers = new Set();
+  for (const [path, input] of Object.entries(metafile.inputs)) {
+    if (path.startsWith('node_modules/')) continue;
+    for (const imported of input.imports) {
+      if (imported.path.startsWith('node_modules/') && !imported.external) specifiers.add(imported.original);
+    }
+  }
+  return [...specifiers].sort();
+}
+
+/**
+ * One module per package, not one 1.6 MB script. V8 compiles a module's top level in one go, and its
+ * parser's working memory for a script that size peaked at about 13 MB of malloc; glibc keeps such a
+ * peak resident for the life of the process (measured with bench/footprint.bench.ts: that was most of
+ * the gap to a bare Node.js process). Modules are compiled one at a time, so the peak is now that of
+ * the largest chunk. esbuild splits code only between entry points, so each bundled package becomes an
+ * entry (dist/server/packages/<name>.js, re-exports that nothing loads at run time): the code of each
+ * package, and of what several of them share, lands in a chunk of its own beside main.js, which imports
+ * them as it always did.
+ */
+function packageEntryPoints(specifiers) {
+  return Object.fromEntries(specifiers.map((specifier) => [`packages/${specifier.replaceAll('/', '__')}`, `package-entry:${specifier}`]));
+}
+
+/** Resolves `package-entry:<name>` (see packageEntryPoints) to a module re-exporting that package. */
+const packageEntries = {
+  name: 'package-entries',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^package-entry:/ }, (args) => ({ path: args.path.slice('package-entry:'.length), namespace: 'package-entry' }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'package-entry' }, (args) => ({ contents: `export * from ${JSON.stringify(args.path)};`, resolveDir: ROOT, loader: 'js' }));
+  },
+};
+
+/**
+ * Chunk names change with their contents: removes the chunks (and package entries) of earlier builds,
+ * so dist/ holds what this build made and a stale chunk can never be loaded.
+ */
+function removeStaleChunks(outdir, metafile) {
+  const written = new Set(Object.keys(metafile.outputs).map((output) => join(ROOT, output)));
+  const candidates = [
+    ...readdirSync(outdir).filter((name) => name.startsWith('chunk-')).map((name) => join(outdir, name)),
+    ...(existsSync(join(outdir, 'packages')) ? readdirSync(join(outdir, 'packages')).map((name) => join(outdir, 'packages', name)) : []),
+  ];
+  for (const path of candidates) if (!written.has(path)) rmSync(path, { force: true });
+}
+
+/** Builds dist/server/main.js (with its chunks) and its workers; resolves with esbuild's metafile of the server. */
 export async function buildServer({ quiet = false } = {}) {
-  const entries = [join(ROOT, 'server', 'main.ts'), ...workerEntries()];
-  const metafiles = await Promise.all(
-    entries.map(async (entry) => {
-      const outfile = compiledPath(entry);
-      const result = await build({
-        entryPoints: [entry],
-        outfile,
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node20.19',
-        external: EXTERNAL_PACKAGES,
-        // Stack traces map back to the sources with `node --enable-source-maps` (kept off at run time:
-        // the maps cost memory on every start).
-        sourcemap: 'linked',
-        minify: true,
-        // Error and class names stay readable in the journal.
-        keepNames: true,
-        legalComments: 'none',
-        metafile: true,
-        logLevel: quiet ? 'error' : 'warning',
-        plugins: [compiledImportMetaUrl(outfile)],
-        banner: {
-          js: [
-            '// Built by scripts/build-server.mjs from the TypeScript sources: do not edit, run `npm run build`.',
-            // Bundled CommonJS packages call require() for Node built-ins; an ES module has none of its own.
-            "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-          ].join('\n'),
-        },
-      });
-      return result.metafile;
+  const mainEntry = join(ROOT, 'server', 'main.ts');
+  const mainOutfile = compiledPath(mainEntry);
+  const packageEntryPointsByName = packageEntryPoints(await bundledPackageImports(mainEntry, mainOutfile));
+  const common = commonOptions(mainOutfile, quiet);
+  const [server] = await Promise.all([
+    build({
+      ...common,
+      entryPoints: { main: mainEntry, ...packageEntryPointsByName },
+      outdir: dirname(mainOutfile),
+      // Chunks sit beside main.js: compiledImportMetaUrl's paths are relative to that directory.
+      splitting: true,
+      chunkNames: 'chunk-[hash]',
+      plugins: [...common.plugins, packageEntries],
     }),
-  );
+    ...workerEntries().map((entry) => build({ ...commonOptions(compiledPath(entry), quiet), entryPoints: [entry], outfile: compiledPath(entry) })),
+  ]);
+  removeStaleChunks(dirname(mainOutfile), server.metafile);
   // The SQL migrations are applied at start from beside server/db/open.ts's compiled place.
-  const migrations = join(ROOT, 'server', 'db', 'migrations');
-  rmSync(join(ROOT, 'dist', 'server', 'db', 'migrations'), { recursive: true, force: true });
-  cpSync(migrations, join(ROOT, 'dist', 'server', 'db', 'migrations'), { recursive: true });
-  return metafiles[0];
+  cpSync(join(ROOT, 'server', 'db', 'migrations'), join(ROOT, 'dist', 'server', 'db', 'migrations'), { recursive: true });
+  return server.metafile;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -1,64 +1,13 @@
-// First: V8 settings that must be in place before the rest of the server is loaded.
+// The entry point of the gateway process (`node dist/server/main.js`, `npm start`, the systemd unit).
+// First, and alone: V8 settings that must be in place before the rest of the server is even parsed.
+// Every module imported statically here would be loaded and compiled before this module's body runs,
+// so the rest of the server is imported only once the settings are made.
 import './appliance/v8-footprint.ts';
-import pino from 'pino';
-import { SystemClock } from '../drivers/clock.ts';
-import { runAppliance } from './appliance/lifecycle.ts';
-import { applianceLoggerOptions } from './appliance/logging.ts';
-import { datagramNotifySender, SystemdNotifier, watchdogIntervalMs } from './appliance/notify.ts';
-import { ConfigError } from './config/load.ts';
-import { createGateway } from './gateway.ts';
 
-/** Starts the gateway from the process environment (design.md, Run-time interface). */
-async function main(): Promise<void> {
-  let gateway;
-  try {
-    gateway = await createGateway({ env: process.env, logger: pino(applianceLoggerOptions(process.env)) });
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(78); // EX_CONFIG: the unit's RestartPreventExitStatus=78 stops a restart loop
-    }
-    throw err;
-  }
-  const log = gateway.app.log;
-  const readyStatus = () => {
-    const missing = gateway.hardware.status().filter((driver) => !driver.available).map((driver) => driver.name);
-    return `Dashboard at ${gateway.url} (hardware: ${gateway.config.hardware})${missing.length ? `; unavailable: ${missing.join(', ')}` : ''}`;
-  };
-  // systemd's watchdog and the shutdown deadline count wall-clock time, not the simulator's clock.
-  const realClock = new SystemClock();
-  const notifier = new SystemdNotifier({
-    clock: realClock,
-    send: await datagramNotifySender(process.env, log),
-    watchdogMs: watchdogIntervalMs(process.env, process.pid),
-    liveness: () => gateway.sampler.liveness(),
-    logger: log,
-  });
-  // `systemctl status` says so when no sensor answers at all (the watchdog still runs: a restart would
-  // not reconnect a sensor, and the relays stay under manual and safety control).
-  let sensorsAnswering = true;
-  gateway.bus.on('samplerTicked', 'systemd-status', () => {
-    if (gateway.sampler.healthy() === sensorsAnswering) return;
-    sensorsAnswering = gateway.sampler.healthy();
-    void notifier.status(sensorsAnswering ? readyStatus() : `Degraded: no sensor answered the last sampling tick; ${readyStatus()}`);
-  });
-  await runAppliance({
-    gateway,
-    notifier,
-    process,
-    clock: realClock,
-    logger: log,
-    makeOutputsSafe: () => gateway.hardware.safeState(),
-    readyStatus,
-  });
-  // On a Pi 5 (or with a package missing) the gateway runs without some drivers: say which, clearly.
-  for (const driver of gateway.hardware.status()) {
-    if (!driver.available) log.warn({ driver: driver.name, reason: driver.reason }, `driver unavailable: ${driver.name}`);
-  }
-  log.info(`Greenhouse dashboard at ${gateway.url} (hardware: ${gateway.config.hardware})`);
-}
-
-main().catch((err) => {
+try {
+  const { runGatewayProcess } = await import('./appliance/gateway-process.ts');
+  await runGatewayProcess();
+} catch (err) {
   console.error(err);
   process.exit(1);
-});
+}

@@ -1,0 +1,50 @@
+// The shape of the production build (scripts/build-server.mjs) that keeps the gateway's footprint down
+// (bench/footprint.bench.ts measures it): the entry loads nothing before V8's settings are made, and the
+// code is split into modules, one per package, instead of one script V8 must compile in one go.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error plain JavaScript build script without type declarations
+import { buildServer, SERVER_ENTRY } from '../../scripts/build-server.mjs';
+// @ts-expect-error plain JavaScript start script without type declarations
+import { newestMtimeMs } from '../../scripts/start.mjs';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const SERVER_DIR = join(ROOT, 'dist', 'server');
+
+/** The specifiers a module imports statically (`import ... from "x"` and `import "x"`), not `import()`. */
+function staticImports(source: string): string[] {
+  return [...source.matchAll(/(?:^|[;\s])import\s*(?:[\w$*{}\s,]+from\s*)?["']([^"']+)["']/g)].map((match) => match[1]!);
+}
+
+describe('the compiled server (npm run build)', () => {
+  beforeAll(async () => {
+    const sourcesMs = newestMtimeMs(['server', 'drivers', 'package.json', 'scripts/build-server.mjs'].map((path) => join(ROOT, path)));
+    if (!existsSync(SERVER_ENTRY) || statSync(SERVER_ENTRY).mtimeMs < sourcesMs) await buildServer({ quiet: true });
+  }, 60_000);
+
+  it('main.js imports only Node built-ins before it sets the V8 flags; the server comes after, by import()', () => {
+    const main = readFileSync(SERVER_ENTRY, 'utf8');
+    expect(staticImports(main).every((specifier) => specifier.startsWith('node:'))).toBe(true);
+    expect(main).toContain('--semi-space-growth-factor=1');
+    expect(main.indexOf('--semi-space-growth-factor=1')).toBeLessThan(main.indexOf('import("./'));
+  });
+
+  it('is split into modules, each package in its own, and every module it imports is in dist/', () => {
+    const chunks = readdirSync(SERVER_DIR).filter((name) => /^chunk-.*\.js$/.test(name));
+    expect(chunks.length).toBeGreaterThan(10);
+    const chunkHolding = (marker: string) => chunks.filter((name) => readFileSync(join(SERVER_DIR, name), 'utf8').includes(marker));
+    // Fastify's code and the gateway's own live in different modules, and neither in main.js.
+    const fastify = chunkHolding('FST_ERR_ROUTE_DUPLICATED_HANDLER');
+    const gateway = chunkHolding('Greenhouse dashboard at');
+    expect(fastify).toHaveLength(1);
+    expect(gateway).toHaveLength(1);
+    expect(gateway[0]).not.toBe(fastify[0]);
+
+    for (const name of ['main.js', ...chunks]) {
+      for (const specifier of staticImports(readFileSync(join(SERVER_DIR, name), 'utf8'))) {
+        if (specifier.startsWith('./')) expect(existsSync(join(SERVER_DIR, specifier)), `${name} imports ${specifier}`).toBe(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import Fastify from 'fastify';
+import type { FastifySchemaCompiler } from 'fastify';
+import Type from 'typebox';
+import { describe, expect, it } from 'vitest';
+import { handleError } from '../../../server/http/errors.ts';
+import { compileSerializersOnFirstUse, compileValidatorsOnFirstUse } from '../../../server/http/lazy-schema-compilers.ts';
+import { createValidatorCompiler } from '../../../server/http/validation.ts';
+
+/** The real validator compiler, counting what it compiles. */
+function countingCompiler(): { compile: FastifySchemaCompiler<unknown>; compiled: string[] } {
+  const real = createValidatorCompiler();
+  const compiled: string[] = [];
+  return {
+    compiled,
+    compile: (route) => {
+      compiled.push(`${route.method} ${route.url} ${route.httpPart}`);
+      return real(route);
+    },
+  };
+}
+
+/** A small app with the gateway's compilers and error handler, and two routes with body, query and response schemas. */
+async function appWith(compile: FastifySchemaCompiler<unknown>) {
+  const app = Fastify();
+  app.setValidatorCompiler(compileValidatorsOnFirstUse(compile));
+  app.setSerializerCompiler(compileSerializersOnFirstUse());
+  app.setErrorHandler(handleError);
+  const body = Type.Object({ deviceName: Type.String({ minLength: 1 }), pin: Type.Integer({ minimum: 0 }) });
+  const reply = Type.Object({ name: Type.String(), pin: Type.Integer() });
+  app.post('/devices', { schema: { body, response: { 200: reply } } }, async (request) => {
+    const { deviceName, pin } = request.body as { deviceName: string; pin: number };
+    return { name: deviceName, pin, secret: 'not in the schema' };
+  });
+  app.get('/history', { schema: { querystring: Type.Object({ hours: Type.Integer({ minimum: 1, default: 24 }) }) } }, async (request) => request.query);
+  await app.ready();
+  return app;
+}
+
+describe('schemas compiled on first use', () => {
+  it('compiles nothing at start, then each schema once, on the first request that needs it', async () => {
+    const { compile, compiled } = countingCompiler();
+    const app = await appWith(compile);
+    expect(compiled).toEqual([]);
+
+    await app.inject({ method: 'GET', url: '/history?hours=3' });
+    expect(compiled).toEqual(['GET /history querystring']);
+    await app.inject({ method: 'GET', url: '/history?hours=4' });
+    await app.inject({ method: 'POST', url: '/devices', payload: { deviceName: 'Pump', pin: 17 } });
+    await app.inject({ method: 'POST', url: '/devices', payload: { deviceName: 'Fan', pin: 18 } });
+    expect(compiled).toEqual(['GET /history querystring', 'POST /devices body']);
+    await app.close();
+  });
+
+  it('validates, coerces, fills defaults and reports the failing field as the eager compiler does', async () => {
+    const { compile } = countingCompiler();
+    const app = await appWith(compile);
+
+    // Query strings are coerced to the declared type; a missing value takes its default.
+    expect((await app.inject({ method: 'GET', url: '/history?hours=3' })).json()).toEqual({ hours: 3 });
+    expect((await app.inject({ method: 'GET', url: '/history' })).json()).toEqual({ hours: 24 });
+
+    const refused = await app.inject({ method: 'GET', url: '/history?hours=0' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toContain('hours');
+
+    // The first request to a route may be a bad one: its errors come from the validator just compiled.
+    const badFirst = await app.inject({ method: 'POST', url: '/devices', payload: { deviceName: 'Pump', pin: '17' } });
+    expect(badFirst.statusCode).toBe(400);
+    expect(badFirst.json().message).toContain('pin');
+    const unknownKey = await app.inject({ method: 'POST', url: '/devices', payload: { deviceName: 'Pump', pin: 17, deviceNmae: 'x' } });
+    expect(unknownKey.statusCode).toBe(400);
+    expect(unknownKey.json().message).toContain('deviceNmae');
+    await app.close();
+  });
+
+  it('serializes replies by their response schema (keys outside it are left out)', async () => {
+    const { compile } = countingCompiler();
+    const app = await appWith(compile);
+    const created = await app.inject({ method: 'POST', url: '/devices', payload: { deviceName: 'Pump', pin: 17 } });
+    expect(created.statusCode).toBe(200);
+    expect(created.body).toBe('{"name":"Pump","pin":17}');
+    await app.close();
+  });
+});
