@@ -8,13 +8,11 @@
 //
 //   npx tsx bench/footprint.bench.ts [runs]      (npm run bench runs it too; builds dist/ when stale)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // @ts-expect-error plain JavaScript build script without type declarations
-import { buildServer, SERVER_ENTRY } from '../scripts/build-server.mjs';
-// @ts-expect-error plain JavaScript start script without type declarations
-import { newestMtimeMs } from '../scripts/start.mjs';
+import { buildServerIfStale, SERVER_ENTRY } from '../scripts/build-server.mjs';
 import { freePort } from '../tests/support/server-process.ts';
 import { sampleProc } from './proc-stats.ts';
 
@@ -105,8 +103,7 @@ async function measure(variant: Variant): Promise<Result> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-const sourcesMs = newestMtimeMs(['server', 'drivers', 'package.json'].map((path) => join(ROOT, path)));
-if (!existsSync(SERVER_ENTRY) || statSync(SERVER_ENTRY).mtimeMs < sourcesMs) await buildServer({ quiet: true });
+await buildServerIfStale();
 
 const results = new Map<string, Result[]>();
 // Interleaved, so a noisy moment on a shared machine hits every variant alike.

@@ -4,12 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import WebSocket from 'ws';
+// @ts-expect-error plain JavaScript build script without type declarations
+import { buildServerIfStale, SERVER_ENTRY } from '../scripts/build-server.mjs';
 import { httpClient, registerUser } from '../tests/support/http.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
 import { idleProfile, percentile, sampleProc } from './proc-stats.ts';
 
 /**
- * The appliance under load, in one run: the real server process (simulator, sampling every second),
+ * The appliance under load, in one run: the real server process as the unit runs it (the compiled
+ * dist/server/main.js with plain node; simulator, sampling every second),
  * 100 websocket clients that must each get every sample, and autocannon on the read routes over
  * loopback. Idle RSS and CPU are set against a bare Node.js process measured in the same run.
  */
@@ -63,7 +66,8 @@ async function bareNodeIdle(): Promise<{ cpuPercent: number; rssMb: number }> {
 
 async function runLoadBench(): Promise<Record<string, string | number>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'greenhouse-bench-'));
-  const server = await startServerProcess({ GREENHOUSE_DATA_DIR: dataDir, GREENHOUSE_HARDWARE: 'simulator' });
+  await buildServerIfStale();
+  const server = await startServerProcess({ GREENHOUSE_DATA_DIR: dataDir, GREENHOUSE_HARDWARE: 'simulator' }, 60_000, [SERVER_ENTRY]);
   const pid = server.child.pid!;
   try {
     const http = httpClient(server.url);

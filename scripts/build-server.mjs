@@ -5,11 +5,12 @@
 // (resolved from node_modules as usual): native addons cannot be bundled, and the hardware packages must
 // stay lazy `await import()`s that simulator mode never loads.
 // Plain JS so it runs before anything is compiled; `npm run build` calls it after the dashboard build.
-import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { newestMtimeMs, SERVER_SOURCES } from './start.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_ENTRY = join(ROOT, 'dist', 'server', 'main.js');
@@ -164,6 +165,12 @@ export async function buildServer({ quiet = false } = {}) {
   // The SQL migrations are applied at start from beside server/db/open.ts's compiled place.
   cpSync(join(ROOT, 'server', 'db', 'migrations'), join(ROOT, 'dist', 'server', 'db', 'migrations'), { recursive: true });
   return server.metafile;
+}
+
+/** Builds the server when dist/server/main.js is missing or older than its sources (for tests and benches). */
+export async function buildServerIfStale() {
+  const sourcesMs = newestMtimeMs(SERVER_SOURCES.map((path) => join(ROOT, path)));
+  if (!existsSync(SERVER_ENTRY) || statSync(SERVER_ENTRY).mtimeMs < sourcesMs) await buildServer({ quiet: true });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

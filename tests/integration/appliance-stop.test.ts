@@ -1,19 +1,15 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript build script without type declarations
-import { buildServer, SERVER_ENTRY } from '../../scripts/build-server.mjs';
-// @ts-expect-error plain JavaScript start script without type declarations
-import { newestMtimeMs } from '../../scripts/start.mjs';
+import { buildServerIfStale } from '../../scripts/build-server.mjs';
 import { DATABASE_FILE } from '../../server/db/open.ts';
 import { httpClient, registerUser } from '../support/http.ts';
 import { bindDatagramReceiver, type DatagramReceiver } from '../support/notify-socket.ts';
 import { buildPigpioSignalsAddon, PIGPIO_SIGNALS_PRELOAD } from '../support/pigpio-signals/build.ts';
 import { startServerProcess } from '../support/server-process.ts';
-
-const ROOT = join(import.meta.dirname, '..', '..');
 
 /** Children of a process, zombies included (/proc/<pid>/stat, field 4 is the parent's pid). */
 function childrenOf(pid: number): string[] {
@@ -42,8 +38,7 @@ describe('the compiled gateway under systemd-like conditions, with pigpio-like s
 
   beforeAll(async () => {
     addon = buildPigpioSignalsAddon(dir);
-    const sourcesMs = newestMtimeMs(['server', 'drivers', 'package.json'].map((path) => join(ROOT, path)));
-    if (!existsSync(SERVER_ENTRY) || statSync(SERVER_ENTRY).mtimeMs < sourcesMs) await buildServer({ quiet: true });
+    await buildServerIfStale();
     // Bound like systemd's $NOTIFY_SOCKET; it records what arrives and never answers.
     receiver = await bindDatagramReceiver(join(dir, 'notify.sock'));
   }, 60_000);

@@ -1,13 +1,11 @@
 // The shape of the production build (scripts/build-server.mjs) that keeps the gateway's footprint down
 // (bench/footprint.bench.ts measures it): the entry loads nothing before V8's settings are made, and the
 // code is split into modules, one per package, instead of one script V8 must compile in one go.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript build script without type declarations
-import { buildServer, SERVER_ENTRY } from '../../scripts/build-server.mjs';
-// @ts-expect-error plain JavaScript start script without type declarations
-import { newestMtimeMs } from '../../scripts/start.mjs';
+import { buildServerIfStale, SERVER_ENTRY } from '../../scripts/build-server.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SERVER_DIR = join(ROOT, 'dist', 'server');
@@ -19,8 +17,7 @@ function staticImports(source: string): string[] {
 
 describe('the compiled server (npm run build)', () => {
   beforeAll(async () => {
-    const sourcesMs = newestMtimeMs(['server', 'drivers', 'package.json', 'scripts/build-server.mjs'].map((path) => join(ROOT, path)));
-    if (!existsSync(SERVER_ENTRY) || statSync(SERVER_ENTRY).mtimeMs < sourcesMs) await buildServer({ quiet: true });
+    await buildServerIfStale();
   }, 60_000);
 
   it('main.js imports only Node built-ins before it sets the V8 flags; the server comes after, by import()', () => {
