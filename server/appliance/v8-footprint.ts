@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /*
- * Imported first by server/main.ts, before any other module is evaluated: a Pi Zero 2 W has 512 MB and
+ * Imported first by server/main.ts, before any other module is loaded (the rest comes by import()): a Pi Zero 2 W has 512 MB and
  * the gateway shares it with the OS. Measured with bench/footprint.bench.ts (idle RSS against a bare
  * Node.js process in the same run), two V8 defaults cost the gateway more than everything it loads:
  *
