@@ -14,6 +14,13 @@ import { UsersRepo } from './users-repo.ts';
 /** The demo admin of simulator mode (design.md: GREENHOUSE_DEMO); shown on the login screen. */
 export const DEMO_ACCOUNT = { username: 'admin', password: 'greenhouse' } as const;
 
+/**
+ * DEMO_ACCOUNT.password hashed once with the gateway's argon2id options (checked by
+ * tests/unit/server/demo-password-hash.test.ts). The password is public, so a fixed salt gives nothing
+ * away, and a fresh simulator creates its demo account without loading argon2 to hash 19 MiB at start.
+ */
+export const DEMO_PASSWORD_HASH = '$argon2id$v=19$m=19456,t=2,p=1$UxGeJKnp9rhXonVvGKZwKA$dbPys00w5eGjHA9/0Bj/1awm7oC8YgNle6tB7MSyuas';
+
 /** Coarse per-client cap on sign-in requests, failed or not. */
 const LOGIN_REQUESTS_PER_MINUTE = 300;
 
@@ -64,7 +71,9 @@ export function createAuthFeature(ctx: AppContext): AuthFeature {
       if (!config.demo) {
         // Started with demo off, the demo password must stop working: an account that still has it
         // gets an unguessable one (its owner sets a new one through an admin) and loses its sessions.
-        if (demoAccount && (await verifyPassword(demoAccount.passwordHash, DEMO_ACCOUNT.password))) {
+        const stillDemoPassword = async (passwordHash: string) =>
+          passwordHash === DEMO_PASSWORD_HASH || (await verifyPassword(passwordHash, DEMO_ACCOUNT.password));
+        if (demoAccount && (await stillDemoPassword(demoAccount.passwordHash))) {
           users.update(demoAccount.id, {
             passwordHash: await hashPassword(randomBytes(32).toString('base64url')),
             tokenVersion: demoAccount.tokenVersion + 1,
@@ -77,7 +86,7 @@ export function createAuthFeature(ctx: AppContext): AuthFeature {
       users.create({
         username: DEMO_ACCOUNT.username,
         email: 'admin@greenhouse.local',
-        passwordHash: await hashPassword(DEMO_ACCOUNT.password),
+        passwordHash: DEMO_PASSWORD_HASH,
         role: 'admin',
       });
       logger.info({ username: DEMO_ACCOUNT.username }, 'demo account created');
