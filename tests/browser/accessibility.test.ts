@@ -106,6 +106,15 @@ describe('accessibility (axe-core) on every screen, both themes, both widths', (
           await page.getByRole('button', { name: 'Add Device' }).first().click();
           await page.getByRole('dialog').waitFor();
           await check('devices-add-dialog');
+          // The Automation Settings dialog, with a schedule and a preview on screen.
+          await page.keyboard.press('Escape');
+          await page.getByRole('dialog').waitFor({ state: 'hidden' });
+          await page.getByTestId('device-fan-1').getByRole('button', { name: 'Automation Settings' }).click();
+          const automation = page.getByRole('dialog');
+          await automation.getByLabel('Only within a schedule').check();
+          await automation.getByRole('button', { name: 'Preview' }).click();
+          await automation.getByTestId('preview-strip').waitFor();
+          await check('devices-automation-dialog');
           expect(found).toEqual([]);
         } finally {
           await context.close();
