@@ -4,10 +4,10 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { httpClient, registerUser } from '../support/http.ts';
-import { launchBrowser, signInViaUi, startGatewayForBrowser, type BrowserGateway } from './harness.ts';
+import { signInViaUi, useBrowserSession } from './harness.ts';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR;
@@ -46,13 +46,11 @@ async function seriousViolations(page: Page): Promise<Finding[]> {
 }
 
 describe('accessibility (axe-core) on every screen, both themes, both widths', () => {
-  let server: BrowserGateway;
-  let browser: Browser;
+  const session = useBrowserSession();
   const users = { light: { username: 'axelight', password: 'accessible-1' }, dark: { username: 'axedark', password: 'accessible-2' } };
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
-    const http = httpClient(server.url);
+    const http = httpClient(session.server.url);
     const token = await registerUser(http, users.light);
     // Issue 14: a second self-registration is a viewer waiting for approval; the admin creates this
     // operator instead, so both themes are checked on the same (operator) screens as before.
@@ -72,15 +70,10 @@ describe('accessibility (axe-core) on every screen, both themes, both widths', (
     if (SCREENSHOT_DIR) mkdirSync(SCREENSHOT_DIR, { recursive: true });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   for (const theme of ['light', 'dark'] as const) {
     for (const width of [390, 1366]) {
       it(`${theme} theme at ${width} px`, async () => {
-        const context = await browser.newContext({ baseURL: server.url, viewport: { width, height: width < 600 ? 844 : 900 }, hasTouch: width < 600, bypassCSP: true });
+        const context = await session.browser.newContext({ baseURL: session.server.url, viewport: { width, height: width < 600 ? 844 : 900 }, hasTouch: width < 600, bypassCSP: true });
         context.setDefaultTimeout(10_000);
         try {
           const page = await context.newPage();

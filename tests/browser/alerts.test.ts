@@ -1,27 +1,24 @@
 // Alerts in the dashboard: realtime toasts, the Overview widget, the header bell, and the Alert System
 // screen (stats, filters, resolve, delete, CSV export, read-only configuration, viewers).
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { SensorField } from '../../server/contract/reading.ts';
 import { makeSnapshot } from '../support/snapshot.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
-import { launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, toasts, type BrowserGateway } from './harness.ts';
+import { signInViaUi, signUpViaUi, toasts, useBrowserSession } from './harness.ts';
 
 const grower = { username: 'grower', password: 'tomatoes-2026' };
 const watcher = { username: 'watcher', password: 'lettuce-2026-x' };
 const G = 'greenhouse-001';
 
 describe('alerts', () => {
-  let server: BrowserGateway;
-  let browser: Browser;
+  const session = useBrowserSession();
   let http: HttpClient;
   let token: string;
-  const contexts: BrowserContext[] = [];
 
   async function signedInPage(user = grower): Promise<Page> {
-    const { context, page } = await newPage(browser, server.url);
-    contexts.push(context);
+    const page = await session.newPage();
     await signInViaUi(page, user);
     await page.getByTestId('connection-status').getByText('Connected', { exact: true }).waitFor();
     return page;
@@ -29,7 +26,7 @@ describe('alerts', () => {
 
   /** A sampling tick as the sensors feature publishes it. */
   function sample(values: Partial<Record<SensorField, number>>) {
-    server.gateway.bus.emit('sampleTaken', { greenhouseId: G, readings: [], snapshot: makeSnapshot(values, Date.now()) });
+    session.server.gateway.bus.emit('sampleTaken', { greenhouseId: G, readings: [], snapshot: makeSnapshot(values, Date.now()) });
   }
 
   const createAlert = async (alertType: string, severity: string, message: string, deviceId?: string) => {
@@ -43,19 +40,12 @@ describe('alerts', () => {
   const bellCount = (page: Page) => page.getByTestId('alert-bell').locator('.bell-count');
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
-    const { context, page } = await newPage(browser, server.url);
+    const page = await session.newPage();
     await signUpViaUi(page, grower);
-    await context.close();
-    http = httpClient(server.url);
+    await page.context().close();
+    http = httpClient(session.server.url);
     token = (await http.post('/api/auth/login', grower)).body.token;
     await registerUser(http, { ...watcher, role: 'viewer' });
-  });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await server?.stop();
   });
 
   it('a threshold alert appears as a toast, in the widget and on the bell; resolve clears it', async () => {
@@ -66,8 +56,8 @@ describe('alerts', () => {
 
     // The fake tick alone decides: the real sampler's next tick would clear the alert within a second,
     // and the heater cut-off (35 °C, issue 15) would add a second alert at 44 °C.
-    server.gateway.sampler.stop();
-    server.gateway.settings.updateDevices({ heaterCutoffC: 60 });
+    session.server.gateway.sampler.stop();
+    session.server.gateway.settings.updateDevices({ heaterCutoffC: 60 });
     sample({ temperature: 44 }); // default high threshold 35 °C: 9 °C past is CRITICAL
     await toasts(page).filter({ hasText: 'TEMPERATURE HIGH' }).waitFor();
     expect(await toasts(page).filter({ hasText: 'TEMPERATURE HIGH' }).getAttribute('class')).toContain('toast-error');

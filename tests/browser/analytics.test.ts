@@ -1,28 +1,24 @@
 // The Analytics screen against the real gateway: the averages are the API's, the report downloads.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { httpClient, registerUser } from '../support/http.ts';
 import { seedReadings } from '../support/seed-readings.ts';
 import { deviceTypeName } from '../../web/src/names.ts';
-import { launchBrowser, newPage, signInViaUi, startGatewayForBrowser, type BrowserGateway } from './harness.ts';
+import { signInViaUi, useBrowserSession } from './harness.ts';
 
 const user = { username: 'analyst', password: 'peppers-2026' };
 const MINUTE_MS = 60_000;
 
 describe('analytics screen', () => {
-  let server: BrowserGateway;
-  let browser: Browser;
+  const session = useBrowserSession();
   let token: string;
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
     // Hold the data still: the page and the test must read the same stats (the simulator samples every 5 s).
-    server.gateway.sampler.stop();
-    token = await registerUser(httpClient(server.url), user);
-    const now = server.gateway.clock.now();
-    seedReadings(server.gateway.database.sqlite, [
+    session.server.gateway.sampler.stop();
+    token = await registerUser(httpClient(session.server.url), user);
+    const now = session.server.gateway.clock.now();
+    seedReadings(session.server.gateway.database.sqlite, [
       ...Array.from({ length: 30 }, (_, i) => ({ takenAtMs: now - (i + 1) * MINUTE_MS, sensorType: 'DHT11' as const, temperatureC: 20 + i / 10, humidityPct: 60 })),
       ...Array.from({ length: 30 }, (_, i) => ({ takenAtMs: now - (i + 1) * MINUTE_MS, sensorType: 'LDR' as const, lightLux: 500 + i })),
       { takenAtMs: now - 2 * MINUTE_MS, sensorType: 'SOIL_MOISTURE', soilMoisturePct: 44.4 },
@@ -30,15 +26,8 @@ describe('analytics screen', () => {
     ]);
   });
 
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await server?.stop();
-  });
-
   async function openAnalytics() {
-    const { context, page } = await newPage(browser, server.url);
-    contexts.push(context);
+    const page = await session.newPage();
     await signInViaUi(page, user);
     await page.goto('/dashboard/analytics');
     await page.getByRole('heading', { name: 'Analytics Dashboard' }).waitFor();
@@ -47,7 +36,7 @@ describe('analytics screen', () => {
 
   it('shows the averages the stats API answers, and the empty states of a greenhouse without devices', async () => {
     const page = await openAnalytics();
-    const stats = await httpClient(server.url).get('/api/sensors/stats/greenhouse-001?hours=24', token);
+    const stats = await httpClient(session.server.url).get('/api/sensors/stats/greenhouse-001?hours=24', token);
     const list: Array<Record<string, number | null>> = stats.status === 200 ? stats.body.data : [];
     const pick = (key: string) => list.map((s) => s[key]).find((v) => typeof v === 'number') ?? null;
     const expected = {
@@ -60,7 +49,7 @@ describe('analytics screen', () => {
       await page.getByTestId(`average-${key}`).locator('.stat-value').filter({ hasText: text }).waitFor();
     }
     await page.getByText('Environmental Trends').waitFor();
-    const deviceStats = await httpClient(server.url).get('/api/devices/stats/greenhouse-001', token);
+    const deviceStats = await httpClient(session.server.url).get('/api/devices/stats/greenhouse-001', token);
     const byType: Array<{ _id: string; totalDevices: number; activeDevices: number }> = deviceStats.status === 200 ? deviceStats.body.data.byType : [];
     if (byType.length === 0) {
       await page.getByText('No device data available').first().waitFor();

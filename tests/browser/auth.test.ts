@@ -1,31 +1,17 @@
 // Sign up, sign in, wrong password, logout, redirects and the password toggle, through the real UI
 // against the real gateway (spec sections 2, 4 and 8 texts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { fillSignIn, launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, toasts, type BrowserGateway } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { fillSignIn, signInViaUi, signUpViaUi, toasts, useBrowserSession } from './harness.ts';
 
 const admin = { username: 'grower', password: 'tomatoes-2026', role: 'operator' as const };
 
 describe('sign-in and sign-up', () => {
-  let server: BrowserGateway;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const session = useBrowserSession();
 
   async function freshPage(): Promise<Page> {
-    const { context, page } = await newPage(browser, server.url);
-    contexts.push(context);
-    return page;
+    return session.newPage();
   }
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('redirects / and /dashboard to /login when signed out, with no demo hint when demo mode is off', async () => {
     const page = await freshPage();

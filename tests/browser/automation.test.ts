@@ -2,39 +2,29 @@
 // tank beside the model's true values; the Device Safety tab sets the heater cut-off; the Automation
 // Settings dialog states each rule, sets a schedule and the sensor-loss action, and previews the rules;
 // Overview and Sensors show VPD with its DHT11 uncertainty and the estimated light integral.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { httpClient, registerUser } from '../support/http.ts';
-import { launchBrowser, newPage, signInViaUi, startGatewayForBrowser, toasts, type BrowserGateway, type Credentials } from './harness.ts';
+import { type Credentials, signInViaUi, toasts, useBrowserSession } from './harness.ts';
 
 const admin: Credentials = { username: 'grower', password: 'tomatoes-2026' };
 const viewer: Credentials = { username: 'visitor', password: 'just-looking-1', role: 'viewer' };
 
 describe('automation, safety and the simulator panel', () => {
-  let server: BrowserGateway;
-  let browser: Browser;
+  const session = useBrowserSession();
   let adminToken: string;
-  const contexts: BrowserContext[] = [];
-  const http = () => httpClient(server.url);
+  const http = () => httpClient(session.server.url);
 
   async function open(user: Credentials, path: string): Promise<Page> {
-    const { context, page } = await newPage(browser, server.url);
-    contexts.push(context);
+    const page = await session.newPage();
     await signInViaUi(page, user);
     await page.goto(path);
     return page;
   }
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
     adminToken = await registerUser(http(), { username: admin.username, password: admin.password });
     await registerUser(http(), { username: viewer.username, password: viewer.password, role: 'viewer' }, adminToken);
-  });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await server?.stop();
   });
 
   it('Simulator tab: true values beside the sensors, a silent DHT11 and a drained tank', async () => {

@@ -1,21 +1,18 @@
 // Device Control as a user works it: add a device, switch it, set an automation rule, quick actions,
 // and a second dashboard (a viewer) that follows along without controls.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { httpClient } from '../support/http.ts';
-import { launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, toasts, type BrowserGateway } from './harness.ts';
+import { signInViaUi, signUpViaUi, toasts, useBrowserSession } from './harness.ts';
 
 const grower = { username: 'grower', password: 'tomatoes-2026' };
 const watcher = { username: 'watcher', password: 'peppers-2026', role: 'viewer' as const };
 
 describe('Device Control screen', () => {
-  let server: BrowserGateway;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const session = useBrowserSession();
 
   async function page(user: typeof grower): Promise<Page> {
-    const { context, page } = await newPage(browser, server.url);
-    contexts.push(context);
+    const page = await session.newPage();
     await signInViaUi(page, user);
     await page.getByRole('link', { name: 'Device Control' }).click();
     await page.waitForURL('**/dashboard/devices');
@@ -25,18 +22,11 @@ describe('Device Control screen', () => {
   const stat = async (p: Page, testId: string) => p.getByTestId(testId).locator('.stat-value').textContent();
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
     for (const user of [grower, watcher]) {
-      const { context, page } = await newPage(browser, server.url);
+      const page = await session.newPage();
       await signUpViaUi(page, user);
-      await context.close();
+      await page.context().close();
     }
-  });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await server?.stop();
   });
 
   it('shows the configured devices grouped by type with the summary cards', async () => {
@@ -102,7 +92,7 @@ describe('Device Control screen', () => {
     await automation.getByRole('button', { name: 'Save Settings' }).click();
     await toasts(p).filter({ hasText: 'Automation settings updated successfully' }).waitFor();
     await card(p, deviceId).getByText('AUTO', { exact: true }).waitFor();
-    const saved = await httpClient(server.url).get('/api/devices/greenhouse-001', await token(p));
+    const saved = await httpClient(session.server.url).get('/api/devices/greenhouse-001', await token(p));
     expect(saved.body.data.find((d: any) => d.deviceId === deviceId).automationRules).toMatchObject({ temperatureHigh: 30.5, humidityHigh: null });
 
     // Enable Auto Mode and Turn Off All (after confirming).
@@ -119,13 +109,13 @@ describe('Device Control screen', () => {
 
   it('a control the server refuses shows its message (maintenance mode)', async () => {
     const p = await page(grower);
-    server.gateway.settings.updateSystem({ maintenanceMode: true });
+    session.server.gateway.settings.updateSystem({ maintenanceMode: true });
     try {
       await card(p, 'fan-1').getByRole('button', { name: 'Turn On' }).click();
       await toasts(p).filter({ hasText: 'Maintenance mode is on' }).waitFor();
       await card(p, 'fan-1').getByTestId('device-status').getByText('OFF', { exact: true }).waitFor();
     } finally {
-      server.gateway.settings.updateSystem({ maintenanceMode: false });
+      session.server.gateway.settings.updateSystem({ maintenanceMode: false });
     }
   });
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { createGateway, type Gateway, type GatewayOptions } from '../../server/gateway.ts';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -93,6 +94,51 @@ export async function newPage(browser: Browser, baseURL: string, options: { phon
   // Surface page errors in the test output: a React crash otherwise looks like a missing element.
   page.on('pageerror', (err) => console.error('[page error]', err.message));
   return { context, page };
+}
+
+/** One gateway and one Chromium for a test file, and fresh pages on them. */
+export interface BrowserSession {
+  /** The file's gateway (started in the session's beforeAll). */
+  readonly server: BrowserGateway;
+  readonly browser: Browser;
+  /** A page in a fresh context (empty localStorage), phone-sized when asked; closed after the file. */
+  newPage(options?: { phone?: boolean }): Promise<Page>;
+}
+
+/**
+ * The set-up every browser test file shares: starts the gateway and Chromium in a beforeAll and closes
+ * every page's context, the browser and the gateway in an afterAll. Call it first in the describe, so
+ * the file's own beforeAll (accounts, seeded data) runs once both are up.
+ */
+export function useBrowserSession(options: GatewayForBrowserOptions = {}): BrowserSession {
+  let server: BrowserGateway | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  const started = <T>(value: T | undefined, name: string): T => {
+    if (value === undefined) throw new Error(`the browser session's ${name} is used before its beforeAll ran`);
+    return value;
+  };
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startGatewayForBrowser(options), launchBrowser()]);
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await browser?.close();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      return started(server, 'gateway');
+    },
+    get browser() {
+      return started(browser, 'browser');
+    },
+    async newPage(pageOptions = {}) {
+      const { context, page } = await newPage(started(browser, 'browser'), started(server, 'gateway').url, pageOptions);
+      contexts.push(context);
+      return page;
+    },
+  };
 }
 
 export interface Credentials {

@@ -1,35 +1,24 @@
 // The realtime link's failure paths, driven through Playwright's websocket routing: the page talks to
 // the real gateway through a proxy that the test can cut, refuse, or inject server messages into.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
-import { launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, toasts, type BrowserGateway } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page, WebSocketRoute } from 'playwright-core';
+import { signInViaUi, signUpViaUi, toasts, useBrowserSession } from './harness.ts';
 
 const user = { username: 'sower', password: 'peppers-2026' };
 
 describe('realtime link', () => {
-  let server: BrowserGateway;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const session = useBrowserSession();
 
   async function freshPage(): Promise<Page> {
-    const { context, page } = await newPage(browser, server.url);
-    contexts.push(context);
-    return page;
+    return session.newPage();
   }
 
   const indicator = (page: Page, text: 'Connected' | 'Disconnected') =>
     page.getByTestId('connection-status').getByText(text, { exact: true });
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
     const page = await freshPage();
     await signUpViaUi(page, user);
-  });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await server?.stop();
   });
 
   it("toasts 'Connection lost: {reason}' when an established link drops, then reconnects", async () => {

@@ -1,21 +1,18 @@
 // The Settings screen, tab by tab, as a user does it, against the real gateway.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { httpClient, registerUser } from '../support/http.ts';
-import { launchBrowser, newPage, signInViaUi, startGatewayForBrowser, toasts, type BrowserGateway, type Credentials } from './harness.ts';
+import { type Credentials, signInViaUi, toasts, useBrowserSession } from './harness.ts';
 
 const admin: Credentials = { username: 'grower', password: 'tomatoes-2026' };
 const viewer: Credentials = { username: 'visitor', password: 'just-looking-1', role: 'viewer' };
 
 describe('settings screen', () => {
-  let server: BrowserGateway;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const http = () => httpClient(server.url);
+  const session = useBrowserSession();
+  const http = () => httpClient(session.server.url);
 
   async function openSettings(user: Credentials, tab?: string): Promise<Page> {
-    const { context, page } = await newPage(browser, server.url);
-    contexts.push(context);
+    const page = await session.newPage();
     await signInViaUi(page, user);
     await page.goto('/dashboard/settings');
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
@@ -29,15 +26,8 @@ describe('settings screen', () => {
   };
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
     const token = await registerUser(http(), { username: admin.username, password: admin.password });
     await registerUser(http(), { username: viewer.username, password: viewer.password, role: 'viewer' }, token);
-  });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await server?.stop();
   });
 
   it('Profile: read-only username and role, last login, email saved', async () => {
@@ -57,7 +47,7 @@ describe('settings screen', () => {
   it('Notifications: the dark theme applies at once and is kept after saving', async () => {
     const page = await openSettings(admin, 'Notifications');
     await page.getByLabel('In-app notifications').waitFor();
-    // The browser gateway has no SMTP configured: the tab says email cannot be sent.
+    // The session.browser gateway has no SMTP configured: the tab says email cannot be sent.
     await page.getByTestId('email-not-configured').getByText('Email is not configured', { exact: false }).waitFor();
     await page.getByLabel('Email notifications (critical alerts)').check();
     await page.getByLabel('Dark').check();
@@ -125,7 +115,7 @@ describe('settings screen', () => {
     expect((await apiSettings()).systemSettings).toEqual({ dataRetentionDays: 14, updateInterval: 10, autoBackup: false, maintenanceMode: false });
     await page.getByLabel('Update Interval (seconds)').fill('0');
     await page.getByRole('button', { name: 'Save Settings' }).click();
-    // The browser's own min=1 check stops the form; nothing reaches the server.
+    // The session.browser's own min=1 check stops the form; nothing reaches the session.server.
     expect((await apiSettings()).systemSettings.updateInterval).toBe(10);
   });
 
@@ -154,8 +144,7 @@ describe('settings screen', () => {
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
 
     admin.password = 'cucumbers-2027';
-    const { context, page: fresh } = await newPage(browser, server.url);
-    contexts.push(context);
+    const fresh = await session.newPage();
     await signInViaUi(fresh, admin);
   });
 
@@ -172,8 +161,7 @@ describe('settings screen', () => {
   });
 
   it("says 'Failed to load settings' when the settings cannot be loaded", async () => {
-    const { context, page } = await newPage(browser, server.url);
-    contexts.push(context);
+    const page = await session.newPage();
     await signInViaUi(page, admin);
     await page.route('**/api/settings/**', (route) =>
       route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ success: false, message: 'Server error occurred' }) }),

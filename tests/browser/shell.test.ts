@@ -1,33 +1,23 @@
 // The dashboard shell: realtime connection, deep links, navigation, overview counts, phone layout.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, toasts, type BrowserGateway } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { signInViaUi, signUpViaUi, toasts, useBrowserSession } from './harness.ts';
 
 const user = { username: 'keeper', password: 'cucumbers-2026' };
 
 describe('dashboard shell', () => {
-  let server: BrowserGateway;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const session = useBrowserSession();
 
   async function signedInPage(options: { phone?: boolean } = {}): Promise<Page> {
-    const { context, page } = await newPage(browser, server.url, options);
-    contexts.push(context);
+    const page = await session.newPage(options);
     await signInViaUi(page, user);
     return page;
   }
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
-    const { context, page } = await newPage(browser, server.url);
+    const page = await session.newPage();
     await signUpViaUi(page, user);
-    await context.close();
-  });
-
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await server?.stop();
+    await page.context().close();
   });
 
   it('connects the realtime link: indicator turns Connected and the banner says so, without a toast on a normal load', async () => {
@@ -106,8 +96,7 @@ describe('dashboard shell', () => {
   });
 
   it("shows 'Loading greenhouse data...' until the first load settles", async () => {
-    const { context, page } = await newPage(browser, server.url);
-    contexts.push(context);
+    const page = await session.newPage();
     await signInViaUi(page, user);
     // Hold the device list back so the loading state is observable after a reload.
     await page.route('**/api/devices/greenhouse-001', async (route) => {

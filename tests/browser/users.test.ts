@@ -1,24 +1,21 @@
 // Settings > Users (issue 14), as an admin does it, against the real gateway; what an operator and a
 // pending account see instead; and the dashboard loading under the gateway's Content-Security-Policy.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { httpClient, registerUser } from '../support/http.ts';
-import { launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, toasts, type BrowserGateway, type Credentials } from './harness.ts';
+import { type Credentials, signInViaUi, signUpViaUi, toasts, useBrowserSession } from './harness.ts';
 
 const admin: Credentials = { username: 'grower', password: 'tomatoes-2026' };
 const operator: Credentials = { username: 'olga', password: 'runs-the-pumps-1', role: 'operator' };
 const newcomer: Credentials = { username: 'newbie', password: 'wants-control-1', role: 'operator' };
 
 describe('users tab', () => {
-  let server: BrowserGateway;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const http = () => httpClient(server.url);
+  const session = useBrowserSession();
+  const http = () => httpClient(session.server.url);
   let adminToken = '';
 
   async function signedIn(user: Credentials): Promise<Page> {
-    const { context, page } = await newPage(browser, server.url);
-    contexts.push(context);
+    const page = await session.newPage();
     await signInViaUi(page, user);
     return page;
   }
@@ -32,20 +29,12 @@ describe('users tab', () => {
   const apiUser = async (username: string) => (await http().get('/api/users', adminToken)).body.data.find((u: any) => u.username === username);
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
     adminToken = await registerUser(http(), { username: admin.username, password: admin.password });
     await registerUser(http(), { username: operator.username, password: operator.password, role: 'operator' }, adminToken);
   });
 
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await server?.stop();
-  });
-
   it('a sign-up asking for operator is told it waits for an admin, and cannot change settings', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    contexts.push(context);
+    const page = await session.newPage();
     await signUpViaUi(page, newcomer);
     await toasts(page).filter({ hasText: 'An admin must grant the operator role' }).waitFor();
     await page.goto('/dashboard/settings');
@@ -126,8 +115,7 @@ describe('users tab', () => {
   });
 
   it('every screen loads under the Content-Security-Policy without a violation', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    contexts.push(context);
+    const page = await session.newPage();
     const violations: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy|Refused to (load|execute|apply|connect|frame)/i.test(message.text())) violations.push(message.text());
