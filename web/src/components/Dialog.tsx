@@ -60,6 +60,20 @@ export function Dialog({ id, title, onClose, children }: { id: string; title: st
   );
 }
 
+/** A dialog form's buttons: Cancel closes it, the submit button is disabled while the form is being sent. */
+export function DialogActions({ submitLabel, busy, onCancel }: { submitLabel: string; busy: boolean; onCancel: () => void }) {
+  return (
+    <div className="dialog-actions">
+      <button type="button" className="btn btn-secondary" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {submitLabel}
+      </button>
+    </div>
+  );
+}
+
 function focusables(root: HTMLElement): HTMLElement[] {
   return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
 }

@@ -4,7 +4,7 @@ import { errorMessage } from '../../api/client.ts';
 import { useDeviceCommands, useFreeOutputs, type NewDevice } from '../../api/devices.ts';
 import { toast } from '../../components/toast/index.ts';
 import { ADDABLE_TYPES, generateDeviceId } from './device-ui.ts';
-import { Dialog } from '../../components/Dialog.tsx';
+import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 
 const TYPE_LABELS: Record<(typeof ADDABLE_TYPES)[number], string> = {
   FAN: 'Fan',
@@ -116,14 +116,7 @@ export function AddDeviceDialog({ onAdding, onClose }: { onAdding(deviceId: stri
             </select>
             <span className="field-hint">Only free relay outputs of the wiring config are listed.</span>
           </label>
-          <div className="dialog-actions">
-            <button type="button" className="btn btn-secondary" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="btn btn-primary" disabled={busy}>
-              Add Device
-            </button>
-          </div>
+          <DialogActions submitLabel="Add Device" busy={busy} onCancel={onClose} />
         </form>
     </Dialog>
   );

@@ -9,7 +9,7 @@ import { useDeviceCommands } from '../../api/devices.ts';
 import { useGreenhouseSettings } from '../../api/settings.ts';
 import { toast } from '../../components/toast/index.ts';
 import { RULE_LABELS, ruleFieldsFor, type RuleField } from './device-ui.ts';
-import { Dialog } from '../../components/Dialog.tsx';
+import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 import { PreviewPanel } from './automation/PreviewPanel.tsx';
 import { isScheduleTime, ruleStatements, scheduleStatement } from './automation/rule-text.ts';
 import './automation/automation.css';
@@ -150,14 +150,7 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
         )}
         {autoMode && <PreviewPanel deviceId={device.deviceId} rules={rules} />}
         {error && <p className="field-error">{error}</p>}
-        <div className="dialog-actions">
-          <button type="button" className="btn btn-secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            Save Settings
-          </button>
-        </div>
+        <DialogActions submitLabel="Save Settings" busy={busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

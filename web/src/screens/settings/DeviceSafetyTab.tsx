@@ -5,6 +5,7 @@ import type { Settings } from '../../../../server/contract/settings.ts';
 import { api } from '../../api/client.ts';
 import { useAction, useSettingsForm } from './hooks.ts';
 import { SettingsLoadState } from './SettingsLoadState.tsx';
+import { SubmitRow } from './SubmitRow.tsx';
 
 interface Form {
   heaterCutoffC: string;
@@ -53,11 +54,7 @@ export function DeviceSafetyTab() {
           {reason}
         </p>
       )}
-      <div className="settings-actions">
-        <button type="submit" className="btn btn-primary" disabled={busy || !isAdmin}>
-          Save Settings
-        </button>
-      </div>
+      <SubmitRow label="Save Settings" disabled={busy || !isAdmin} />
     </form>
   );
 }

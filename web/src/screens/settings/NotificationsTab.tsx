@@ -4,6 +4,7 @@ import type { Preferences, PublicUser, Theme } from '../../../../server/contract
 import { useEmailConfigured } from '../../api/settings.ts';
 import { setTemperatureUnit, useTemperatureUnit, type TemperatureUnit } from '../../units.ts';
 import { useProfileSave } from './hooks.ts';
+import { SubmitRow } from './SubmitRow.tsx';
 
 export function NotificationsTab({ user }: { user: PublicUser }) {
   const [prefs, setPrefs] = useState<Preferences>(user.preferences);
@@ -60,11 +61,7 @@ export function NotificationsTab({ user }: { user: PublicUser }) {
         ))}
         <span className="field-hint">Applies at once, on this device. The gateway and its settings stay in °C.</span>
       </fieldset>
-      <div className="settings-actions">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          Save Preferences
-        </button>
-      </div>
+      <SubmitRow label="Save Preferences" disabled={busy} />
     </form>
   );
 }

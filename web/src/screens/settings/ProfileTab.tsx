@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { PublicUser } from '../../../../server/contract/user.ts';
 import { formatTimestamp } from '../../format.ts';
 import { useProfileSave } from './hooks.ts';
+import { SubmitRow } from './SubmitRow.tsx';
 
 export function ProfileTab({ user }: { user: PublicUser }) {
   const [email, setEmail] = useState(user.email);
@@ -35,11 +36,7 @@ export function ProfileTab({ user }: { user: PublicUser }) {
         Last Login
         <input value={user.previousLogin ? formatTimestamp(user.previousLogin) : 'This is your first sign-in'} readOnly />
       </label>
-      <div className="settings-actions">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          Save Changes
-        </button>
-      </div>
+      <SubmitRow label="Save Changes" disabled={busy} />
     </form>
   );
 }

@@ -6,6 +6,7 @@ import { api } from '../../api/client.ts';
 import { useAuth } from '../../auth/AuthProvider.tsx';
 import { toast } from '../../components/toast/index.ts';
 import { useAction } from './hooks.ts';
+import { SubmitRow } from './SubmitRow.tsx';
 
 const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
@@ -65,11 +66,7 @@ export function SecurityTab() {
           </p>
         )}
         <p className="settings-note">Changing the password signs out every other session.</p>
-        <div className="settings-actions">
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            Update Password
-          </button>
-        </div>
+        <SubmitRow label="Update Password" disabled={busy} />
       </form>
       <div className="form">
         <h2 className="card-header">Session</h2>

@@ -5,6 +5,7 @@ import { api } from '../../api/client.ts';
 import { useAction, useSettingsForm } from './hooks.ts';
 import { MqttStatusLine } from './MqttStatusLine.tsx';
 import { SettingsLoadState } from './SettingsLoadState.tsx';
+import { SubmitRow } from './SubmitRow.tsx';
 
 interface Form {
   dataRetentionDays: string;
@@ -68,11 +69,7 @@ export function SystemTab() {
           <span className="field-hint"> — Disable device control for maintenance</span>
         </span>
       </label>
-      <div className="settings-actions">
-        <button type="submit" className="btn btn-primary" disabled={busy || !editable}>
-          Save Settings
-        </button>
-      </div>
+      <SubmitRow label="Save Settings" disabled={busy || !editable} />
       <MqttStatusLine />
     </form>
   );

@@ -8,6 +8,7 @@ import { useAuth } from '../../auth/AuthProvider.tsx';
 import { formatTimestamp } from '../../format.ts';
 import { useAction } from './hooks.ts';
 import { SettingsLoadState } from './SettingsLoadState.tsx';
+import { SubmitRow } from './SubmitRow.tsx';
 
 const ROLES: Role[] = ['viewer', 'operator', 'admin'];
 const EMPTY: NewUser = { username: '', email: '', password: '', role: 'viewer' };
@@ -122,11 +123,7 @@ export function UsersTab() {
             </select>
           </label>
         </div>
-        <div className="settings-actions">
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            Create Account
-          </button>
-        </div>
+        <SubmitRow label="Create Account" disabled={busy} />
       </form>
     </div>
   );
