@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Compiles the server (server/main.ts and everything it imports from server/ and drivers/) into one
-// plain-JavaScript ES module, dist/server/main.js, that runs with `node` alone: no TypeScript transform
-// and no transpiler child process at run time (design.md, Run-time interface). Packages stay external
-// (resolved from node_modules as usual): native addons cannot be bundled, and the hardware packages must
-// stay lazy `await import()`s that simulator mode never loads.
+// Compiles the server (server/main.ts, everything it imports from server/ and drivers/, and the packages
+// it uses) into plain-JavaScript ES modules under dist/server/ (main.js and one chunk per package beside
+// it) that run with `node` alone: no TypeScript transform and no transpiler child process at run time
+// (design.md, Run-time interface). A few packages stay external, resolved from node_modules as usual
+// (EXTERNAL_PACKAGES): native addons cannot be bundled, and the hardware packages must stay lazy
+// `await import()`s that simulator mode never loads.
 // Plain JS so it runs before anything is compiled; `npm run build` calls it after the dashboard build.
 import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
