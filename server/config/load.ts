@@ -61,15 +61,39 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   Object.assign(raw, overrides);
 
   const withDefaults = Value.Default(ConfigSchema, Value.Clone(raw)) as Config;
-  for (const error of Value.Errors(ConfigSchema, withDefaults)) {
-    problems.push(describe(error.instancePath, error.message, withDefaults));
-  }
+  for (const error of schemaErrors(withDefaults)) problems.push(describe(error.instancePath, error.message, withDefaults));
   problems.push(...checkWiring(withDefaults), ...checkMqtt(withDefaults));
   if (problems.length > 0) throw new ConfigError(problems);
 
   // Every output carries its wired type from here on: binding and safety read only that.
   const outputs: WiredOutput[] = withDefaults.outputs.map((output) => ({ ...output, type: wiredTypeOf(output)! }));
   return { ...withDefaults, outputs, demo: withDefaults.demo ?? withDefaults.hardware === 'simulator' };
+}
+
+type SchemaError = { keyword: string; schemaPath: string; instancePath: string; params: Record<string, unknown>; message: string };
+
+/**
+ * TypeBox reports a value that fits no branch of a union once per branch and once for the union
+ * ("must be equal to constant" twice, then "must match a schema in anyOf"). An operator reads one line
+ * per field: the allowed values of a union of literals, or the errors of the branch the value was meant
+ * for (an smtp object with a bad port, not "must be null").
+ */
+function schemaErrors(config: Config): SchemaError[] {
+  const errors = [...Value.Errors(ConfigSchema, config)] as SchemaError[];
+  const unions = errors.filter((error) => error.keyword === 'anyOf');
+  const branchesOf = (union: SchemaError) => errors.filter((error) => error.schemaPath.startsWith(`${union.schemaPath}/anyOf/`));
+  const inUnion = (error: SchemaError) => unions.some((union) => error.schemaPath.startsWith(`${union.schemaPath}/anyOf/`));
+  return errors.flatMap((error) => {
+    if (inUnion(error)) return [];
+    if (error.keyword !== 'anyOf') return [error];
+    const branches = branchesOf(error);
+    if (branches.length > 0 && branches.every((branch) => branch.keyword === 'const')) {
+      return [{ ...error, message: `must be one of ${branches.map((branch) => JSON.stringify(branch.params.allowedValue)).join(', ')}` }];
+    }
+    // Branches of another type entirely (null beside an object) say nothing about what was meant.
+    const meant = branches.filter((branch) => !(branch.keyword === 'type' && branch.instancePath === error.instancePath));
+    return meant.length > 0 ? meant : [error];
+  });
 }
 
 function describe(instancePath: string, message: string, config: unknown): string {
