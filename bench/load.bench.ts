@@ -12,9 +12,8 @@ import { idleProfile, percentile, sampleProc } from './proc-stats.ts';
 
 /**
  * The appliance under load, in one run: the real server process as the unit runs it (the compiled
- * dist/server/main.js with plain node; simulator, sampling every second),
- * 100 websocket clients that must each get every sample, and autocannon on the read routes over
- * loopback. Idle RSS and CPU are set against a bare Node.js process measured in the same run.
+ * dist/server/main.js with plain node; simulator, sampling every second), 100 websocket clients that
+ * must each get every sample, and autocannon on the read routes over loopback. Idle RSS and CPU are set against a bare Node.js process measured in the same run.
  */
 const CLIENTS = 100;
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);

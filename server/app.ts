@@ -7,7 +7,7 @@ import type { Feature } from './features.ts';
 import { handleError, HttpError } from './http/errors.ts';
 import { makeGreenhouseGuard } from './http/greenhouse.ts';
 import { registerDashboard } from './http/static.ts';
-import { compileSerializersOnFirstUse, compileValidatorsOnFirstUse } from './http/lazy-schema-compilers.ts';
+import { compileSchemasOnFirstUse } from './http/lazy-schema-compilers.ts';
 import { createValidatorCompiler, strictEmptyBodies } from './http/validation.ts';
 
 export interface HttpAppOptions {
@@ -64,8 +64,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Pr
   // Beyond this many open connections Node drops new ones at accept, before they cost a file descriptor
   // each for long: health and sign-in stay reachable for the rest.
   app.server.maxConnections = limits.connectionsTotal;
-  app.setValidatorCompiler(compileValidatorsOnFirstUse(createValidatorCompiler()));
-  app.setSerializerCompiler(compileSerializersOnFirstUse());
+  compileSchemasOnFirstUse(app, createValidatorCompiler());
   app.addHook('onRoute', strictEmptyBodies);
   app.setErrorHandler(handleError);
   await app.register(fastifyHelmet, { contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES }, strictTransportSecurity: false, frameguard: { action: 'deny' } });

@@ -43,7 +43,7 @@ export interface GatewayOptions {
   clock?: Clock;
   /** Hardware to use instead of building it from config (tests inject fakes here). */
   hardware?: Hardware;
-  /** The process logger (appliance/gateway-process.ts: JSON lines with secrets redacted); default: silent. */
+  /** The process logger (gateway-process.ts: JSON lines with secrets redacted); default: silent. */
   logger?: Logger;
   hubOptions?: Partial<HubOptions>;
   /** Folder of the built dashboard; default web/dist when it exists. */
@@ -73,7 +73,8 @@ export const DEFAULT_WEB_ROOT = join(REPO_ROOT, 'web', 'dist');
 /**
  * The composition root: the application context first (config, logger, clock, bus, hardware in its
  * safe state, database, settings), then every feature from it, then the HTTP server that carries their
- * routes. `appliance/gateway-process.ts` calls it with the process environment; tests with a temp data dir and fakes.
+ * routes. `appliance/gateway-process.ts` calls it with the process environment; tests with a temp data
+ * dir and fakes.
  */
 export async function createGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const ctx = await createAppContext(options);

@@ -1,9 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 
 /*
- * Imported first by server/main.ts, before any other module is loaded (the rest comes by import()): a Pi Zero 2 W has 512 MB and
- * the gateway shares it with the OS. Measured with bench/footprint.bench.ts (idle RSS against a bare
- * Node.js process in the same run), two V8 defaults cost the gateway more than everything it loads:
+ * Imported first by server/main.ts, before any other module is loaded (the rest comes by import()):
+ * a Pi Zero 2 W has 512 MB and the gateway shares it with the OS. Measured with
+ * bench/footprint.bench.ts (idle RSS against a bare Node.js process in the same run), two V8 defaults
+ * cost the gateway more than everything it loads:
  *
  * - The young generation grows to 2 x 16 MB semi-spaces during start-up (thousands of short-lived
  *   objects while fastify compiles its schemas) and the pages stay resident long after. Afterwards the

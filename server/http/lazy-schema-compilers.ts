@@ -1,4 +1,4 @@
-import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import fastJsonStringify from 'fast-json-stringify';
 
 /*
@@ -9,18 +9,40 @@ import fastJsonStringify from 'fast-json-stringify';
  * backups are opened now and then), and measured with bench/footprint.bench.ts those eager compilations
  * were a large share of the idle heap of a gateway nobody had asked anything yet. Here each route's
  * schema is compiled the first time a request needs it, then kept: the same validator, the same errors,
- * the same serialized output, only later. A schema that cannot compile still fails loudly, at its first
- * use instead of at start: tests/integration exercises every route, so none ships unnoticed.
+ * the same serialized output, only later. So that a schema which cannot compile is not found by a
+ * grower's first request, `compileAllSchemas()` compiles every one still waiting (the gateway's tests
+ * call it on the whole app).
  */
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Compiles every route schema not compiled yet; throws what a schema that cannot compile throws. */
+    compileAllSchemas(): void;
+  }
+}
 
 type Validate = ReturnType<FastifySchemaCompiler<unknown>>;
 type AjvValidate = Validate & { errors?: unknown; schemaEnv?: unknown };
 
-/** Wraps a validator compiler so each schema is compiled on its first request. */
-export function compileValidatorsOnFirstUse(compile: FastifySchemaCompiler<unknown>): FastifySchemaCompiler<unknown> {
-  return (route) => {
-    let compiled: AjvValidate | undefined;
-    const validator = (): AjvValidate => (compiled ??= compile(route) as AjvValidate);
+/** Installs validator and serializer compilers that compile each schema on its first use. */
+export function compileSchemasOnFirstUse(app: FastifyInstance, compileValidator: FastifySchemaCompiler<unknown>): void {
+  const waiting = new Set<() => unknown>();
+  /** A compiled value made on first call, waiting in `waiting` until then. */
+  const onFirstUse = <T>(compile: () => T): (() => T) => {
+    let compiled: { value: T } | undefined;
+    const get = () => {
+      if (!compiled) {
+        compiled = { value: compile() };
+        waiting.delete(get);
+      }
+      return compiled.value;
+    };
+    waiting.add(get);
+    return get;
+  };
+
+  app.setValidatorCompiler((route) => {
+    const validator = onFirstUse(() => compileValidator(route) as AjvValidate);
     const validate = ((data: unknown, dataContext?: unknown) =>
       (validator() as (data: unknown, dataContext?: unknown) => ReturnType<Validate>)(data, dataContext)) as AjvValidate;
     // Fastify reads both from the function it was given: `schemaEnv` (an Ajv validator, which is then
@@ -30,16 +52,15 @@ export function compileValidatorsOnFirstUse(compile: FastifySchemaCompiler<unkno
       errors: { get: () => validator().errors },
     });
     return validate;
+  });
+  // fast-json-stringify as Fastify's default serializer compiler calls it (no shared schemas are added
+  // with addSchema here).
+  const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
+    const serializer = onFirstUse(() => fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0]));
+    return (data) => serializer()(data);
   };
-}
-
-/**
- * fast-json-stringify as Fastify's default serializer compiler calls it (no shared schemas are added
- * with addSchema here), built on the first reply that uses each response schema.
- */
-export function compileSerializersOnFirstUse(): FastifySerializerCompiler<unknown> {
-  return ({ schema }) => {
-    let serialize: ((data: unknown) => string) | undefined;
-    return (data) => (serialize ??= fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0]))(data);
-  };
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('compileAllSchemas', () => {
+    for (const compile of [...waiting]) compile();
+  });
 }

@@ -82,4 +82,13 @@ describe('outputs and the gateway lifecycle', () => {
       await gw.dispose();
     }
   });
+
+  it('has a schema that compiles for every route (they compile on first use, so check them all here)', async () => {
+    const gw = await startTestGateway();
+    try {
+      expect(() => gw.app.compileAllSchemas()).not.toThrow();
+    } finally {
+      await gw.dispose();
+    }
+  });
 });
