@@ -88,6 +88,8 @@ export const ConfigSchema = Type.Object({
     {
       websocketsPerAccount: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
       websocketsTotal: Type.Integer({ minimum: 1, maximum: 100000, default: 200 }),
+      /** Not-yet-authenticated websockets per address; a quarter of websocketsTotal is the most they take in all. */
+      anonymousWebsocketsPerAddress: Type.Integer({ minimum: 1, maximum: 1000, default: 4 }),
       /** Open TCP connections in all (HTTP and websocket); more are dropped at accept. */
       connectionsTotal: Type.Integer({ minimum: 10, maximum: 100000, default: 1000 }),
       /** Request headers must arrive within this time; slow clients are dropped. */

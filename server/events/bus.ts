@@ -34,7 +34,7 @@ export interface GatewayEvents {
   alertResolved: { alert: Alert };
   settingsChanged: { settings: Settings; previous: Settings };
   /** An account's tokens were revoked (password or role change) or it was deleted: its sockets must go. */
-  accountRevoked: { accountId: number; reason: string };
+  accountRevoked: { accountId: number; reason: string; tokenId?: string };
 }
 
 export type GatewayEventName = keyof GatewayEvents;

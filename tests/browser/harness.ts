@@ -4,6 +4,7 @@
 // Each test file starts one gateway and one browser in beforeAll (two cores: keep it cheap) and opens
 // a fresh browser context per test, so localStorage never leaks between tests.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { rememberDataDir } from '../support/setup-code.ts';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +48,7 @@ export async function startGatewayForBrowser(options: GatewayForBrowserOptions =
     hardware: options.hardware,
   });
   await gateway.start();
+  rememberDataDir(gateway.url, dataDir);
   let stopped = false;
   return {
     gateway,
