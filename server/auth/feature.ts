@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
 import type { Feature } from '../features.ts';
 import { AccountBackoff } from './account-backoff.ts';
-import { makeAuthenticate } from './guard.ts';
+import { accountFromClaims, bearerToken, isPending, makeAuthenticate } from './guard.ts';
 import { loadOrCreateJwtSecret } from './jwt-secret.ts';
 import { LoginLimiter } from './login-limiter.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -40,6 +40,11 @@ export interface AuthFeature extends Feature {
   tokens: TokenService;
   /** The onRequest hook of every authenticated route: a valid, unrevoked bearer token. */
   authenticate(request: FastifyRequest): Promise<void>;
+  /**
+   * Whether a public route's caller is a granted account (a valid token of a non-pending account);
+   * never throws: a public route answers everyone, only with less for strangers.
+   */
+  isSignedIn(request: FastifyRequest): boolean;
 }
 
 /** Accounts, sign-in, tokens and the demo account: /api/auth. */
@@ -75,11 +80,24 @@ export function createAuthFeature(ctx: AppContext): AuthFeature {
     return account;
   }
 
+  function isSignedIn(request: FastifyRequest): boolean {
+    try {
+      const token = bearerToken(request.headers.authorization);
+      const checked = token ? tokens.check(token) : null;
+      const account = checked?.ok ? accountFromClaims(users, checked.claims) : null;
+      return account !== null && !isPending(account);
+    } catch {
+      // The database may be what is broken: then the caller is simply not known.
+      return false;
+    }
+  }
+
   return {
     name: 'auth',
     users,
     tokens,
     authenticate,
+    isSignedIn,
     async registerPublicRoutes(api) {
       await api.register(authRoutes, {
         prefix: '/auth',
