@@ -135,9 +135,10 @@ export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOp
     return session(users.recordLogin(user.id), 'Login successful');
   });
 
-  app.get('/demo', { schema: { response: { 200: DemoReply } } }, async () =>
-    ok(options.demo ? { enabled: true, ...options.demo } : { enabled: false }),
-  );
+  app.get('/demo', { schema: { response: { 200: DemoReply } } }, async () => {
+    const setupRequired = users.count() === 0;
+    return ok(options.demo ? { enabled: true, setupRequired, ...options.demo } : { enabled: false, setupRequired });
+  });
 
   app.register(async (privateRoutes) => {
     const authed = privateRoutes.withTypeProvider<TypeBoxTypeProvider>();

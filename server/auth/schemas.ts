@@ -53,6 +53,8 @@ export const LoggedOutReply = Envelope(Type.Null());
 export const DemoReply = Envelope(
   Type.Object({
     enabled: Type.Boolean(),
+    /** First run: no account yet, so signing up needs the setup code (the login screen asks for it). */
+    setupRequired: Type.Boolean(),
     username: Type.Optional(Type.String()),
     password: Type.Optional(Type.String()),
   }),

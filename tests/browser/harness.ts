@@ -4,7 +4,7 @@
 // Each test file starts one gateway and one browser in beforeAll (two cores: keep it cheap) and opens
 // a fresh browser context per test, so localStorage never leaks between tests.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { rememberDataDir } from '../support/setup-code.ts';
+import { rememberDataDir, setupCodeOf } from '../support/setup-code.ts';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -150,14 +150,20 @@ export interface Credentials {
   role?: 'operator' | 'admin' | 'viewer';
 }
 
-/** Sign up through the login screen's sign-up form and wait for the dashboard. */
+/**
+ * Sign up through the login screen's sign-up form and wait for the dashboard. On a fresh gateway the
+ * form asks for the setup code, which this reads from the data dir as the owner would (the account then
+ * is the administrator); later sign-ups pick a role and wait for approval (PendingScreen).
+ */
 export async function signUpViaUi(page: Page, user: Credentials): Promise<void> {
   await page.goto('/login');
+  const setupCode = setupCodeOf(new URL(page.url()).origin);
   await page.getByRole('button', { name: "Don't have an account? Sign up" }).click();
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Email').fill(user.email ?? `${user.username}@example.test`);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByLabel('Role').selectOption(user.role ?? 'operator');
+  if (setupCode) await page.getByLabel('Setup code').fill(setupCode);
+  else await page.getByLabel('Role').selectOption(user.role ?? 'operator');
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await page.waitForURL('**/dashboard');
 }

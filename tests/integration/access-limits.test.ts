@@ -171,7 +171,7 @@ describe('the demo account with demo off', () => {
     const demoOff = await startTestGateway({ demo: false, dataDir });
     gateways.push(demoOff);
     const http2 = httpClient(demoOff.url);
-    expect((await http2.get('/api/auth/demo')).body.data).toEqual({ enabled: false });
+    expect((await http2.get('/api/auth/demo')).body.data).toEqual({ enabled: false, setupRequired: false });
     expect((await http2.post('/api/auth/login', { username: 'admin', password: 'greenhouse' })).status).toBe(401);
     expect((await http2.post('/api/auth/login', { username: 'ADMIN', password: 'greenhouse' })).status).toBe(401);
     expect((await http2.get('/api/auth/me', oldToken)).status).toBe(401);
