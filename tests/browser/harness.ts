@@ -83,11 +83,17 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
+/** Phone-sized (390 px, touch), or a viewport of its own (screenshots at a given width). */
+export interface PageOptions {
+  phone?: boolean;
+  viewport?: { width: number; height: number };
+}
+
 /** A fresh context (empty localStorage) and page, phone-sized when asked. */
-export async function newPage(browser: Browser, baseURL: string, options: { phone?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(browser: Browser, baseURL: string, options: PageOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL,
-    viewport: options.phone ? { width: 390, height: 844 } : { width: 1280, height: 800 },
+    viewport: options.viewport ?? (options.phone ? { width: 390, height: 844 } : { width: 1280, height: 800 }),
     hasTouch: options.phone ?? false,
   });
   // Fail a step within 10 s with the locator named, rather than hitting the 30 s test timeout.
@@ -104,7 +110,7 @@ export interface BrowserSession {
   readonly server: BrowserGateway;
   readonly browser: Browser;
   /** A page in a fresh context (empty localStorage), phone-sized when asked; closed after the file. */
-  newPage(options?: { phone?: boolean }): Promise<Page>;
+  newPage(options?: PageOptions): Promise<Page>;
 }
 
 /**
