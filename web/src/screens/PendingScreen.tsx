@@ -48,7 +48,7 @@ export function PendingScreen() {
         </p>
         <p>
           Signed in as <strong>{user.username}</strong>, asking for the <strong>{user.requestedRole ?? user.role}</strong> role.
-          An administrator of this gateway sees your request in the bell and under Settings, Users.
+          An administrator of this gateway sees your request beside the bell and under Settings, Users.
         </p>
         <p className="muted">This page lets you in as soon as it is granted; you can leave it open.</p>
         <button type="button" className="btn btn-secondary btn-block" onClick={logout}>
