@@ -34,7 +34,7 @@ describe('SHT3x conversion (datasheet §4.13)', () => {
     const r = decodeSht3x(raw, 'air');
     expect(r.temperatureC).toBeCloseTo(25, 10);
     expect(r.humidityPct).toBeCloseTo(50.0008, 4);
-    raw[4] ^= 0x01;
+    raw[4] = raw[4]! ^ 0x01;
     expect(() => decodeSht3x(raw, 'air')).toThrow(/air: bad CRC on word 1/);
   });
 });
@@ -80,7 +80,7 @@ describe('SHT3x shell', () => {
   it('turns a bad CRC into a SensorReadError, never a value, and reads again next time', async () => {
     const clock = new ManualClock();
     const bad = sensirionBytes([0x6666, 0x8000]);
-    bad[2] ^= 0xff;
+    bad[2] = bad[2]! ^ 0xff;
     const sht = await settle(clock, Sht3xSensor.open({ i2c: fakeI2c([], { 0x45: fakeSht3x(clock, [bad, sensirionBytes([0x6666, 0x8000])]) }), bus: 1, address: 0x45, clock, sensor: 'air-1' }), 5);
     await expect(settle(clock, sht.read(), 20)).rejects.toThrow(/air-1: bad CRC on word 0/);
     expect((await settle(clock, sht.read(), 20)).temperatureC).toBeCloseTo(25, 10);
