@@ -20,7 +20,9 @@ export function checkBusNumber(chip: string, bus: number): void {
 export function checkAddress(chip: string, address: number, allowed: ReadonlyArray<number>): void {
   if (!Number.isInteger(address) || !allowed.includes(address)) {
     const shown = Number.isInteger(address) && address >= 0 ? hexAddress(address) : String(address);
-    throw new RangeError(`${chip} I2C address must be ${allowed.map(hexAddress).join(' or ')}, got ${shown}`);
+    const names = allowed.map(hexAddress);
+    const choices = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0];
+    throw new RangeError(`${chip} I2C address must be ${choices}, got ${shown}`);
   }
 }
 
