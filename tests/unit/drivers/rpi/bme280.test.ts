@@ -15,19 +15,8 @@ import {
 } from '../../../../drivers/rpi/bme280-convert.ts';
 import { Bme280Sensor } from '../../../../drivers/rpi/bme280.ts';
 import type { OpLog } from './fakes.ts';
-import { fakeI2c, settle, type FakeI2cChip } from './i2c-fakes.ts';
-
-/**
- * The BMP280 datasheet's worked example (BST-BMP280-DS001 §3.12, "Calculating pressure and
- * temperature"), with humidity parameters of a real BME280 added (the datasheet has no humidity example).
- */
-const EXAMPLE: Bme280Calibration = {
-  digT1: 27504, digT2: 26435, digT3: -1000,
-  digP1: 36477, digP2: -10685, digP3: 3024, digP4: 2855, digP5: 140, digP6: -7, digP7: 15500, digP8: -14600, digP9: 6000,
-  digH1: 75, digH2: 362, digH3: 0, digH4: 313, digH5: 50, digH6: 30,
-};
-const ADC_T = 519888;
-const ADC_P = 415148;
+import { BME280_ADC_P as ADC_P, BME280_ADC_T as ADC_T, BME280_EXAMPLE as EXAMPLE, calibrationBytes, dataBytes, fakeBme280 } from './i2c-chips.ts';
+import { fakeI2c, settle } from './i2c-fakes.ts';
 
 /** BME280 datasheet §4.2.3, humidity in 32-bit integers (Q22.10 %RH): an independent check of §8.1. */
 function humidityInt32(adcH: number, tFine: number, c: Bme280Calibration): number {
@@ -54,20 +43,6 @@ function pressureInt64(adcP: number, tFine: number, c: Bme280Calibration): numbe
   var2 = (B(c.digP8) * p) >> 19n;
   p = ((p + var1 + var2) >> 8n) + (B(c.digP7) << 4n);
   return Number(p) / 256;
-}
-
-/** Calibration as the chip stores it (Table 16), the inverse of parseBme280Calibration. */
-function calibrationBytes(c: Bme280Calibration): { a: number[]; b: number[] } {
-  const le = (v: number) => [v & 0xff, (v >> 8) & 0xff];
-  const a = [c.digT1, c.digT2, c.digT3, c.digP1, c.digP2, c.digP3, c.digP4, c.digP5, c.digP6, c.digP7, c.digP8, c.digP9].flatMap(le);
-  a.push(0x00, c.digH1); // 0xA0 unused, 0xA1 dig_H1
-  const b = [...le(c.digH2), c.digH3, (c.digH4 >> 4) & 0xff, ((c.digH5 & 0x0f) << 4) | (c.digH4 & 0x0f), (c.digH5 >> 4) & 0xff, c.digH6 & 0xff];
-  return { a, b };
-}
-
-function dataBytes(adcP: number, adcT: number, adcH: number): number[] {
-  const b20 = (v: number) => [(v >> 12) & 0xff, (v >> 4) & 0xff, (v & 0x0f) << 4];
-  return [...b20(adcP), ...b20(adcT), (adcH >> 8) & 0xff, adcH & 0xff];
 }
 
 describe('BME280 compensation', () => {
@@ -118,52 +93,6 @@ describe('BME280 compensation', () => {
     expect(() => decodeBme280(dataBytes(0, ADC_T, 30000), EXAMPLE, 'air')).toThrow(/outside the BME280 range 300..1100 hPa/);
   });
 });
-
-/**
- * A BME280 modelled on its register map: soft reset, an NVM copy of 1 ms, forced mode whose measurement
- * runs 9 ms and whose results land in the data registers only at its end (reads in between see the old
- * ones), humidity skipped when ctrl_hum was left at 0.
- */
-function fakeBme280(clock: ManualClock, options: { chipId?: number; adcH?: number } = {}): FakeI2cChip & { measurements: number } {
-  const regs = new Array<number>(256).fill(0);
-  const { a, b } = calibrationBytes(EXAMPLE);
-  const measuringMs = 9;
-  let nvmUntil = 0;
-  let measuringUntil = 0;
-  let pending: number[] | null = null;
-  regs.splice(0xf7, 8, ...dataBytes(0x80000, 0x80000, 0x8000));
-  const settleMeasurement = () => {
-    if (pending && clock.now() >= measuringUntil) {
-      regs.splice(0xf7, 8, ...pending);
-      pending = null;
-    }
-  };
-  const chip = {
-    measurements: 0,
-    readRegisters(register: number, length: number) {
-      settleMeasurement();
-      if (register === 0xd0) return [options.chipId ?? 0x60];
-      if (register === 0x88) return a.slice(0, length);
-      if (register === 0xe1) return b.slice(0, length);
-      if (register === 0xf3) return [(clock.now() < measuringUntil ? 0x08 : 0) | (clock.now() < nvmUntil ? 0x01 : 0)];
-      return regs.slice(register, register + length);
-    },
-    writeRegister(register: number, value: number) {
-      if (register === 0xe0 && value === 0xb6) {
-        nvmUntil = clock.now() + 1;
-        regs[0xf2] = 0;
-        return;
-      }
-      regs[register] = value;
-      if (register === 0xf4 && (value & 0b11) === 0b01) {
-        chip.measurements++;
-        measuringUntil = clock.now() + measuringMs;
-        pending = dataBytes(ADC_P, ADC_T, regs[0xf2] ? (options.adcH ?? 30000) : 0x8000);
-      }
-    },
-  };
-  return chip;
-}
 
 describe('BME280 shell', () => {
   it('checks the chip id, resets, reads the calibration at open; each read is one forced measurement', async () => {

@@ -11,10 +11,8 @@ import {
 } from '../../../../drivers/rpi/scd4x-convert.ts';
 import { Scd4xSensor } from '../../../../drivers/rpi/scd4x.ts';
 import type { OpLog } from './fakes.ts';
-import { fakeI2c, nack, settle, type FakeI2cChip } from './i2c-fakes.ts';
-
-/** read_measurement's example answer in the SCD4x datasheet (§3.5.2): 500 ppm, 25 °C, 37 %RH. */
-const DATASHEET_EXAMPLE = [0x01, 0xf4, 0x33, 0x66, 0x67, 0xa2, 0x5e, 0xb9, 0x3c];
+import { fakeScd41, SCD4X_DATASHEET_EXAMPLE as DATASHEET_EXAMPLE } from './i2c-chips.ts';
+import { fakeI2c, settle } from './i2c-fakes.ts';
 
 describe('SCD4x conversion', () => {
   it("decodes the datasheet's read_measurement example, CRCs included", () => {
@@ -42,62 +40,6 @@ describe('SCD4x conversion', () => {
     expect(scd4xSerialNumber([0xf896, 0x9f07, 0x3bb2])).toBe(0xf8969f073bb2);
   });
 });
-
-/**
- * An SCD41 as its datasheet describes it: in periodic mode it accepts only the periodic-mode commands
- * (others NACK), a new measurement every 5 s after the start, read_measurement NACKed when none is new,
- * and nothing at all answered for 500 ms after a stop. It starts in periodic mode, left there by an
- * earlier run.
- */
-function fakeScd41(clock: ManualClock, measurements: number[][] = [DATASHEET_EXAMPLE]): FakeI2cChip & { periodic: boolean } {
-  let periodicSince: number | null = clock.now() - 60_000;
-  let busyUntil = 0;
-  let delivered = 0;
-  let answer: number[] | null = null;
-  const available = () => (periodicSince === null ? 0 : Math.floor((clock.now() - periodicSince) / 5000));
-  const chip = {
-    get periodic() {
-      return periodicSince !== null;
-    },
-    write(bytes: number[]) {
-      if (clock.now() < busyUntil) throw nack();
-      const command = (bytes[0]! << 8) | bytes[1]!;
-      const periodicOnly = [0xec05, 0xe4b8, 0x3f86];
-      if (periodicSince !== null && !periodicOnly.includes(command)) throw nack();
-      answer = null;
-      switch (command) {
-        case 0x3f86:
-          periodicSince = null;
-          busyUntil = clock.now() + 500;
-          delivered = 0;
-          return;
-        case 0x3682:
-          answer = sensirionBytes([0xf896, 0x9f07, 0x3bb2]);
-          return;
-        case 0x21b1:
-          periodicSince = clock.now();
-          return;
-        case 0xe4b8:
-          answer = sensirionBytes([available() > delivered ? 0x8006 : 0x8000]);
-          return;
-        case 0xec05:
-          if (available() <= delivered) throw nack();
-          answer = measurements[Math.min(delivered, measurements.length - 1)]!;
-          delivered = available();
-          return;
-        default:
-          throw nack();
-      }
-    },
-    read(length: number) {
-      if (!answer) throw nack();
-      const a = answer.slice(0, length);
-      answer = null;
-      return a;
-    },
-  };
-  return chip;
-}
 
 async function openScd(log: OpLog = [], measurements?: number[][]) {
   const clock = new ManualClock();

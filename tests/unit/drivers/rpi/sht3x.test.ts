@@ -5,7 +5,8 @@ import { sensirionBytes, sensirionCrc8, sensirionWords } from '../../../../drive
 import { decodeSht3x, sht3xHumidityPct, sht3xTemperatureC, SHT3X_MEASUREMENT_MS } from '../../../../drivers/rpi/sht3x-convert.ts';
 import { Sht3xSensor } from '../../../../drivers/rpi/sht3x.ts';
 import type { OpLog } from './fakes.ts';
-import { fakeI2c, nack, settle, type FakeI2cChip } from './i2c-fakes.ts';
+import { fakeSht3x } from './i2c-chips.ts';
+import { fakeI2c, settle } from './i2c-fakes.ts';
 
 describe('Sensirion CRC-8', () => {
   it("gives the datasheets' worked example: CRC(0xBEEF) = 0x92", () => {
@@ -38,31 +39,6 @@ describe('SHT3x conversion (datasheet §4.13)', () => {
     expect(() => decodeSht3x(raw, 'air')).toThrow(/air: bad CRC on word 1/);
   });
 });
-
-/** An SHT3x as its datasheet describes it: NACKs a read until the measurement has run its time. */
-function fakeSht3x(clock: ManualClock, answers: Array<number[]>): FakeI2cChip & { measurements: number } {
-  let startedAt: number | null = null;
-  let lastCommand = '';
-  let i = 0;
-  const chip = {
-    measurements: 0,
-    write(bytes: number[]) {
-      lastCommand = bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
-      if (lastCommand === '2400') {
-        startedAt = clock.now();
-        chip.measurements++;
-      }
-    },
-    read(length: number) {
-      if (lastCommand === 'f32d') return sensirionBytes([0x8010]).slice(0, length);
-      if (lastCommand !== '2400' || startedAt === null) throw nack();
-      if (clock.now() - startedAt < 15) throw nack(); // still measuring (no clock stretching)
-      startedAt = null;
-      return answers[Math.min(i++, answers.length - 1)]!;
-    },
-  };
-  return chip;
-}
 
 describe('SHT3x shell', () => {
   it('probes at open, then measures single-shot and waits out the measurement before reading', async () => {

@@ -5,7 +5,8 @@ import { sensirionBytes } from '../../../../drivers/rpi/sensirion-crc.ts';
 import { decodeSht4x, sht4xHumidityPct, sht4xTemperatureC, SHT4X_MEASUREMENT_MS } from '../../../../drivers/rpi/sht4x-convert.ts';
 import { Sht4xSensor } from '../../../../drivers/rpi/sht4x.ts';
 import type { OpLog } from './fakes.ts';
-import { fakeI2c, nack, settle, type FakeI2cChip } from './i2c-fakes.ts';
+import { fakeSht4x } from './i2c-chips.ts';
+import { fakeI2c, settle } from './i2c-fakes.ts';
 
 describe('SHT4x conversion (datasheet §4.6)', () => {
   it('T = -45 + 175·S/65535', () => {
@@ -30,24 +31,6 @@ describe('SHT4x conversion (datasheet §4.6)', () => {
     expect(() => decodeSht4x(sensirionBytes([0xffff, 0x8000]), 'air')).toThrow(/130.00 °C outside/);
   });
 });
-
-/** An SHT4x: 0xFD starts a measurement that NACKs reads for 8.3 ms; 0x89 answers the serial number. */
-function fakeSht4x(clock: ManualClock, answer: number[]): FakeI2cChip {
-  let command = 0;
-  let startedAt = 0;
-  return {
-    write(bytes) {
-      command = bytes[0]!;
-      startedAt = clock.now();
-    },
-    read(length) {
-      if (command === 0x89) return sensirionBytes([0x1234, 0x5678]).slice(0, length);
-      if (command !== 0xfd || clock.now() - startedAt < 8.3) throw nack();
-      command = 0;
-      return answer;
-    },
-  };
-}
 
 describe('SHT4x shell', () => {
   it('reads the serial number at open, then measures with high precision after its measurement time', async () => {
