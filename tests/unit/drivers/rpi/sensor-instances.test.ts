@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SENSOR_KINDS } from '../../../../common/catalogue.ts';
 import { ManualClock } from '../../../../drivers/clock.ts';
-import { SensorReadError } from '../../../../drivers/types.ts';
 import { sensirionBytes } from '../../../../drivers/rpi/sensirion-crc.ts';
 import { sensorInstanceOpener, type DirectSensorOptions } from '../../../../drivers/rpi/sensor-instances.ts';
 import { fakeDht, type OpLog } from './fakes.ts';
