@@ -107,7 +107,13 @@ export async function openProbed<T>(
   deps: { i2c: I2cBusModule; bus: number; address: number; sensor: string; chip: string },
   probe: (device: I2cDevice) => Promise<T>,
 ): Promise<{ device: I2cDevice; probed: T }> {
-  const device = await I2cDevice.open(deps);
+  let device: I2cDevice;
+  try {
+    device = await I2cDevice.open(deps);
+  } catch (err) {
+    // No /dev/i2c-N: I2C is not enabled (raspi-config, or dtparam=i2c_arm=on) or the bus number is wrong.
+    throw new Error(`cannot open I2C bus ${deps.bus} for the ${deps.chip} (/dev/i2c-${deps.bus}; is I2C enabled?): ${message(err)}`, { cause: err });
+  }
   try {
     return { device, probed: await probe(device) };
   } catch (err) {

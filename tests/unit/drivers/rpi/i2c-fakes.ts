@@ -15,8 +15,8 @@ export interface FakeI2cChip {
 const nack = () => Object.assign(new Error('EREMOTEIO, Remote I/O error'), { code: 'EREMOTEIO' });
 
 /**
- * A fake of i2c-bus's openPromisified: chips by address (no chip at an address NACKs, as on a real
- * bus); every transfer is logged as `i2c:<bus>:<addr> <op> <bytes>`.
+ * A fake of i2c-bus's openPromisified on a Pi with only bus 1 enabled: chips by address (no chip at an
+ * address NACKs, as on a real bus); every transfer is logged as `i2c:<bus>:<addr> <op> <bytes>`.
  */
 export function fakeI2c(log: OpLog, chips: Record<number, FakeI2cChip>): I2cBusModule & { openBuses: number } {
   const state = { openBuses: 0 };
@@ -29,6 +29,7 @@ export function fakeI2c(log: OpLog, chips: Record<number, FakeI2cChip>): I2cBusM
   return Object.assign(state, {
     async openPromisified(busNumber: number): Promise<I2cBus> {
       log.push(`i2c:open ${busNumber}`);
+      if (busNumber !== 1) throw Object.assign(new Error(`ENOENT: no such file or directory, open '/dev/i2c-${busNumber}'`), { code: 'ENOENT' });
       state.openBuses++;
       const tag = (address: number) => `i2c:${busNumber}:${hex(address)}`;
       return {

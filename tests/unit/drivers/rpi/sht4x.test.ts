@@ -54,9 +54,12 @@ describe('SHT4x shell', () => {
     await expect(settle(clock, sht.read(), 12)).rejects.toThrow(/^air-2: bad CRC on word 0/);
   });
 
-  it('a missing chip fails at open; bad arguments name the value', async () => {
+  it('a missing chip or bus fails at open, saying which; bad arguments name the value', async () => {
     const clock = new ManualClock();
-    await expect(settle(clock, Sht4xSensor.open({ i2c: fakeI2c([], {}), bus: 3, address: 0x44, clock }), 3)).rejects.toThrow(/no SHT4X answers at 0x44 on I2C bus 3/);
+    await expect(settle(clock, Sht4xSensor.open({ i2c: fakeI2c([], {}), bus: 1, address: 0x44, clock }), 3)).rejects.toThrow(/no SHT4X answers at 0x44 on I2C bus 1/);
+    await expect(Sht4xSensor.open({ i2c: fakeI2c([], {}), bus: 3, address: 0x44, clock })).rejects.toThrow(
+      "cannot open I2C bus 3 for the SHT4X (/dev/i2c-3; is I2C enabled?): ENOENT: no such file or directory, open '/dev/i2c-3'",
+    );
     await expect(Sht4xSensor.open({ i2c: fakeI2c([], {}), bus: 1, address: 0x77, clock })).rejects.toThrow('SHT4X I2C address must be 0x44, 0x45 or 0x46, got 0x77');
   });
 });
