@@ -11,18 +11,27 @@ import { Scd4xSensor } from './scd4x.ts';
 import { Sht3xSensor } from './sht3x.ts';
 import { Sht4xSensor } from './sht4x.ts';
 
-/** The instances this module opens: every kind read over GPIO by node-dht-sensor, I2C or 1-Wire. */
+/**
+ * The instances this module opens: the kinds read directly over node-dht-sensor, I2C (i2c-bus) or the
+ * kernel's 1-Wire interface. The ADS1115 channels and the HC-SR04 share an ADC or pigpio and are
+ * opened beside them.
+ */
 export type DirectSensorOptions = DhtInstanceOptions | I2cInstanceOptions | Ds18b20InstanceOptions;
 
-export interface SensorInstanceDeps {
+export interface DirectSensorDeps {
   clock: Clock;
+  /**
+   * Why node-dht-sensor cannot run on this board (a Pi 5's RP1 chip), or null: a DHT instance then
+   * fails to open with this reason instead of loading the package.
+   */
+  dhtRefusal?: string | null;
   loadDht(): Promise<DhtModule>;
   loadI2c(): Promise<I2cBusModule>;
   /** /sys/bus/w1/devices, or a temp dir in tests. */
   w1DevicesRoot: string;
 }
 
-export const realSensorInstanceDeps = (clock: Clock): SensorInstanceDeps => ({
+export const realDirectSensorDeps = (clock: Clock): DirectSensorDeps => ({
   clock,
   loadDht: () => importNative<DhtModule>('node-dht-sensor'),
   loadI2c: () => importNative<I2cBusModule>('i2c-bus'),
@@ -30,7 +39,7 @@ export const realSensorInstanceDeps = (clock: Clock): SensorInstanceDeps => ({
 });
 
 /** An opened instance: the driver the sampler reads, and how to let go of its bus. */
-export interface OpenedSensorInstance {
+export interface OpenedDirectSensor {
   driver: SensorInstanceDriver;
   close(): Promise<void>;
 }
@@ -41,7 +50,7 @@ export interface OpenedSensorInstance {
  * where to look, and the caller marks that one instance unavailable. Native packages are loaded once,
  * on the first instance that needs them; every DS18B20 shares one queue (one w1_slave read at a time).
  */
-export function sensorInstanceOpener(deps: SensorInstanceDeps): (options: DirectSensorOptions) => Promise<OpenedSensorInstance> {
+export function directSensorOpener(deps: DirectSensorDeps): (options: DirectSensorOptions) => Promise<OpenedDirectSensor> {
   let dht: Promise<DhtModule> | null = null;
   let i2c: Promise<I2cBusModule> | null = null;
   const loadDht = () => (dht ??= deps.loadDht());
@@ -51,13 +60,14 @@ export function sensorInstanceOpener(deps: SensorInstanceDeps): (options: Direct
 
   return async (options) => {
     const sensor = options.sensorId;
-    const instance = (read: () => Promise<QuantityValues>, close: () => Promise<void> = async () => {}): OpenedSensorInstance => ({
+    const instance = (read: () => Promise<QuantityValues>, close: () => Promise<void> = async () => {}): OpenedDirectSensor => ({
       driver: describe(options, read),
       close,
     });
     switch (options.kind) {
       case 'DHT11':
       case 'DHT22': {
+        if (deps.dhtRefusal) throw new Error(deps.dhtRefusal);
         const model = options.kind === 'DHT11' ? DHT11_MODEL : DHT22_MODEL;
         const d = new DhtSensor({ dht: await loadDht(), model, pin: options.pin, clock, sensor });
         return instance(() => d.read());

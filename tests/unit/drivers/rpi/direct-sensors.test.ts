@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SENSOR_KINDS } from '../../../../common/catalogue.ts';
 import { ManualClock } from '../../../../drivers/clock.ts';
 import { sensirionBytes } from '../../../../drivers/rpi/sensirion-crc.ts';
-import { sensorInstanceOpener, type DirectSensorOptions } from '../../../../drivers/rpi/sensor-instances.ts';
+import { directSensorOpener, type DirectSensorOptions } from '../../../../drivers/rpi/direct-sensors.ts';
 import { fakeDht, type OpLog } from './fakes.ts';
 import { fakeBme280, fakeScd41, fakeSht3x, fakeSht4x } from './i2c-chips.ts';
 import { fakeI2c, settle, type FakeI2cChip } from './i2c-fakes.ts';
@@ -21,13 +21,13 @@ const INSTANCES: DirectSensorOptions[] = [
   { sensorId: 'root-1', name: 'Bed 1 root zone', kind: 'DS18B20', w1Id: '28-0316a27968ff' },
 ];
 
-describe('sensor instances on the real drivers', () => {
+describe('direct sensor instances on the real drivers', () => {
   const roots: string[] = [];
   afterEach(async () => {
     await Promise.all(roots.splice(0).map((r) => rm(r, { recursive: true, force: true })));
   });
 
-  async function rig(chips?: (clock: ManualClock) => Record<number, FakeI2cChip>) {
+  async function rig(chips?: (clock: ManualClock) => Record<number, FakeI2cChip>, dhtRefusal: string | null = null) {
     const log: OpLog = [];
     const clock = new ManualClock();
     const w1DevicesRoot = await mkdtemp(join(tmpdir(), 'w1-'));
@@ -41,8 +41,9 @@ describe('sensor instances on the real drivers', () => {
       0x62: fakeScd41(clock),
     });
     const loads = { i2c: 0, dht: 0 };
-    const open = sensorInstanceOpener({
+    const open = directSensorOpener({
       clock,
+      dhtRefusal,
       w1DevicesRoot,
       loadI2c: async () => (loads.i2c++, i2c),
       loadDht: async () => (loads.dht++, fakeDht(log, [{ t: 26.9, h: 65.8 }])),
@@ -100,5 +101,11 @@ describe('sensor instances on the real drivers', () => {
     const sht4 = await settle(clock, open(INSTANCES[2]!), 20);
     expect(sht4.driver.sensorId).toBe('air-sht4x');
     expect(i2c.openBuses).toBe(1);
+  });
+
+  it('on a board node-dht-sensor cannot drive, a DHT instance fails to open with the reason, without loading the package', async () => {
+    const { open, loads } = await rig(undefined, 'Raspberry Pi 5: node-dht-sensor cannot drive its RP1 GPIO chip');
+    await expect(open(INSTANCES[0]!)).rejects.toThrow('Raspberry Pi 5: node-dht-sensor cannot drive its RP1 GPIO chip');
+    expect(loads.dht).toBe(0);
   });
 });
