@@ -94,7 +94,7 @@ function crossCompile(dir, arch) {
   if (!existsSync(join(cached, '.complete'))) {
     const started = Date.now();
     const tools = { CC: `${target.triplet}-gcc`, CXX: `${target.triplet}-g++`, LINK: `${target.triplet}-g++`, AR: `${target.triplet}-ar` };
-    run(process.execPath, [NODE_GYP, 'rebuild', '--release', `--arch=${target.gypArch}`, `--nodedir=${NODE_DIR}`, '--jobs=2'], {
+    run(process.execPath, [NODE_GYP, 'rebuild', '--release', '--loglevel=warn', `--arch=${target.gypArch}`, `--nodedir=${NODE_DIR}`, '--jobs=2'], {
       cwd: dir,
       env: { ...process.env, ...tools, npm_config_nodedir: NODE_DIR },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -212,6 +212,10 @@ async function buildRelease(arch, version, options) {
   cpSync(join(ROOT, 'dist'), join(stage, 'dist'), { recursive: true });
   cpSync(join(ROOT, 'web', 'dist'), join(stage, 'web', 'dist'), { recursive: true });
   for (const path of PAYLOAD) cpSync(join(ROOT, path), join(stage, path), { recursive: true });
+  // What the installer checks before it installs: the architecture, and the Node.js major whose ABI the
+  // addons are built for (scripts/install-pi.sh reads one "key": value a line).
+  const about = { name: 'greenhouse-gateway', version, arch, nodeMajor: Number(process.versions.node.split('.')[0]), nodeModules: Number(process.versions.modules) };
+  writeFileSync(join(stage, 'release.json'), `${JSON.stringify(about, null, 2)}\n`);
   // The Pi's packages (prebuilt optional ones like @node-rs/argon2's for arm) without install scripts:
   // the addons are compiled below for the Pi, not for this machine.
   run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--os=linux', `--cpu=${target.npmCpu}`, '--libc=glibc', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: stage });
