@@ -13,7 +13,15 @@ export const Health = Type.Object({
   database: Type.Object({ ok: Type.Boolean(), error: Type.Optional(Type.String()) }),
   /** Seconds since each sensor's last good sample; null: none yet (or no sampler). */
   sensors: Type.Record(Type.String(), NullableNumber),
-  drivers: Type.Array(Type.Object({ name: Type.String(), available: Type.Boolean(), reason: Type.Union([Type.String(), Type.Null()]) })),
+  drivers: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      available: Type.Boolean(),
+      reason: Type.Union([Type.String(), Type.Null()]),
+      /** Failed bus transfers since start, for drivers that count them (an I2C chip probed again). */
+      busErrors: Type.Optional(Type.Integer({ minimum: 0 })),
+    }),
+  ),
   cpuTemperatureC: NullableNumber,
   version: Type.String(),
   hardwareMode: Type.Union([Type.Literal('simulator'), Type.Literal('raspberry-pi')]),
@@ -28,6 +36,7 @@ export interface DriverStatusView {
   name: string;
   available: boolean;
   reason: string | null;
+  busErrors?: number;
 }
 
 /** Where the health answer comes from; each source is optional so the route works in every build. */
