@@ -55,6 +55,7 @@ SRC_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BOOT_CONFIG_CANDIDATES=${BOOT_CONFIG_CANDIDATES:-/boot/firmware/config.txt /boot/config.txt}
 OS_RELEASE=${OS_RELEASE:-/etc/os-release}
 DEVICE_MODEL=${DEVICE_MODEL:-/proc/device-tree/model}
+GPIO_SYSFS=${GPIO_SYSFS:-/sys/class/gpio}
 
 DRY_RUN=0
 SKIP_START=0
@@ -281,6 +282,8 @@ install_tools() {
   # curl for the health check; `i2cdetect -y 1` for wiring checks.
   command -v curl >/dev/null 2>&1 || wanted+=(curl)
   command -v i2cdetect >/dev/null 2>&1 || wanted+=(i2c-tools)
+  # A kernel without sysfs GPIO: the unit's ExecStopPost drives the relays off with gpioset instead.
+  [ -e "$GPIO_SYSFS/export" ] || command -v gpioset >/dev/null 2>&1 || wanted+=(gpiod)
   if [ "$MODE" = source ]; then
     # node-gyp builds better-sqlite3, i2c-bus, onoff's epoll, unix-dgram, pigpio and node-dht-sensor.
     command -v make >/dev/null 2>&1 && command -v g++ >/dev/null 2>&1 || wanted+=(build-essential)

@@ -32,7 +32,7 @@ const NODE_GYP = join(dirname(process.execPath), '..', 'lib', 'node_modules', 'n
 // The installed Node.js's headers (/usr/include/node): the addons' ABI is this Node's (NODE_MODULE_VERSION).
 const NODE_DIR = join(dirname(process.execPath), '..');
 // What a release carries besides dist/, web/dist and node_modules.
-const PAYLOAD = ['package.json', 'package-lock.json', 'README.md', 'systemd', 'docs/hardware.md', 'scripts/install-pi.sh', 'scripts/uninstall-pi.sh', 'scripts/relays-off.mjs', 'scripts/config.example.json'];
+const PAYLOAD = ['package.json', 'package-lock.json', 'README.md', 'systemd', 'docs/hardware.md', 'scripts/install-pi.sh', 'scripts/uninstall-pi.sh', 'scripts/relays-off.mjs', 'scripts/relays-off-gpiod.mjs', 'scripts/config.example.json'];
 
 function parseArgs(argv) {
   const options = { archs: Object.keys(TARGETS), build: true, smoke: true };

@@ -67,6 +67,10 @@ function fakePi(dir: string, pi: FakePi) {
   writeFileSync(model, `${pi.model ?? 'Raspberry Pi 4 Model B Rev 1.4'}\0`);
   const configTxt = join(dir, 'config.txt');
   writeFileSync(configTxt, 'dtparam=audio=on\n');
+  // A kernel with sysfs GPIO, unless a test takes it away.
+  const gpioSysfs = join(dir, 'gpio');
+  mkdirSync(gpioSysfs);
+  writeFileSync(join(gpioSysfs, 'export'), '');
   return {
     bin,
     configTxt,
@@ -76,6 +80,7 @@ function fakePi(dir: string, pi: FakePi) {
       DEVICE_MODEL: model,
       BOOT_CONFIG_CANDIDATES: `${join(dir, 'firmware-config.txt')} ${configTxt}`,
       PIGPIO_PREFIXES: prefix,
+      GPIO_SYSFS: gpioSysfs,
     },
   };
 }
@@ -234,6 +239,15 @@ describe('scripts/install-pi.sh and uninstall-pi.sh', () => {
     expect(status).toBe(0);
     expect(out).toContain('Node.js 22.12.0 is installed but does not fit: replacing it');
     expect(out).toContain('apt-get install -y --no-install-recommends --allow-downgrades nodejs npm');
+  });
+
+  it('a kernel without sysfs GPIO gets Debian\'s gpiod (gpioset, for the relays-off step); one with it does not', () => {
+    fresh();
+    const pi = fakePi(dir, { codename: 'trixie', arch: 'arm64', node: '20.19.2' });
+    const tarball = fakeRelease(dir);
+    const tools = (out: string) => out.split('==> Tools\n')[1]!.split('==>')[0]!;
+    expect(tools(bash([INSTALL, '--dry-run', tarball], pi.env).out)).not.toContain('gpiod');
+    expect(tools(bash([INSTALL, '--dry-run', tarball], { ...pi.env, GPIO_SYSFS: join(dir, 'none') }).out)).toMatch(/apt-get install -y --no-install-recommends .*gpiod\n/);
   });
 
   it('a URL is downloaded into /var/cache first', () => {
