@@ -55,3 +55,11 @@ describe('ClockSync', () => {
     sync.stop();
   });
 });
+
+describe('config clockSync', () => {
+  it('defaults to the timesyncd marker and refuses an unknown mode, naming the key', async () => {
+    const { loadConfig } = await import('../../../../server/config/load.ts');
+    expect(loadConfig({}).clockSync).toEqual({ markerPath: '/run/systemd/timesync/synchronized' });
+    expect(() => loadConfig({}, { clockSync: { mode: 'sometimes' as never, markerPath: '/x' } })).toThrow(/clockSync\.mode/);
+  });
+});
