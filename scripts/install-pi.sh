@@ -71,7 +71,7 @@ for arg in "$@"; do
     --watchdog) WATCHDOG=yes ;;
     --no-watchdog) WATCHDOG=no ;;
     -h | --help)
-      sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
+      awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
       exit 0
       ;;
     -*)

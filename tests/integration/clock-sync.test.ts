@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../drivers/clock.ts';
 import { DEFAULT_CLOCK_POLL_MS } from '../../server/time/clock-sync.ts';
+import { fakeSensors, hardwareWith } from '../support/fake-sensors.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 
@@ -83,5 +84,22 @@ describe('time without a synchronised clock', () => {
     expect((await device('light-1')).status).toBe('ON');
     const pruned = await gw.lifecycle.pruneNow();
     expect(pruned?.deleted.readings).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('the default clock check by hardware mode', () => {
+  it('on a Raspberry Pi the clock is checked (timesyncd\'s marker); in simulator mode it is trusted', async () => {
+    const pi = await startTestGateway({ hardware: 'raspberry-pi', clockSync: { markerPath: join(tmpdir(), 'no-such-marker') } }, { clock: new ManualClock(), hardware: hardwareWith(fakeSensors().sensors) });
+    try {
+      expect((await httpClient(pi.url).get('/api/health')).body.data.clock).toMatchObject({ synchronised: false, source: 'timesyncd' });
+    } finally {
+      await pi.dispose();
+    }
+    const simulator = await startTestGateway({}, { clock: new ManualClock() });
+    try {
+      expect((await httpClient(simulator.url).get('/api/health')).body.data.clock).toMatchObject({ synchronised: true, source: 'assumed' });
+    } finally {
+      await simulator.dispose();
+    }
   });
 });
