@@ -56,6 +56,7 @@ export function createHealthFeature(
     version: packageVersion(),
     hardwareMode: ctx.config.hardware,
     mqttStatus: uses.mqttStatus,
+    clockStatus: () => ctx.clockSync.status(),
   };
   return {
     name: 'health',

@@ -14,8 +14,10 @@ export function unknownKeys(schema: TSchema, value: unknown, path = ''): string[
   }
   if (typeof value !== 'object' || value === null) return [];
   if (s.anyOf) {
-    const objectBranch = s.anyOf.find((branch) => (branch as Schemaish).properties);
-    return objectBranch ? unknownKeys(objectBranch, value, path) : [];
+    // A union of objects (one per sensor kind, say): judge by the branch that fits best, so a key
+    // that one kind knows is not called unknown because another kind does not.
+    const judged = s.anyOf.filter((branch) => (branch as Schemaish).properties).map((branch) => unknownKeys(branch, value, path));
+    return judged.length === 0 ? [] : judged.reduce((best, next) => (next.length < best.length ? next : best));
   }
   if (!s.properties) return [];
   const known = Object.keys(s.properties);
