@@ -69,14 +69,16 @@ export function createAuthFeature(ctx: AppContext): AuthFeature {
    * too many at once loses every token instead (RevokedTokens stays small); returns the account as it
    * now is, for the refresh's new token.
    */
-  function revokeToken(account: UserRow, claims: VerifiedClaims, reason: string): UserRow {
+  function revokeToken(account: UserRow, claims: VerifiedClaims, reason: string, closeSockets: boolean): UserRow {
     const outcome = revokedTokens.revoke({ id: claims.jti, accountId: account.id, exp: claims.exp }, Math.floor(Date.now() / 1000));
     if (outcome === 'account-full') {
       const updated = users.update(account.id, { tokenVersion: account.tokenVersion + 1 });
       bus.emit('accountRevoked', { accountId: account.id, reason });
       return updated;
     }
-    bus.emit('accountRevoked', { accountId: account.id, reason, tokenId: claims.jti });
+    // A refresh leaves the sockets of its old token open: they belong to the same session, which the
+    // dashboard carries on with the new token (closing them would read as a sign-out there).
+    if (closeSockets) bus.emit('accountRevoked', { accountId: account.id, reason, tokenId: claims.jti });
     return account;
   }
 

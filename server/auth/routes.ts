@@ -33,8 +33,8 @@ export interface AuthRoutesOptions {
   refusedCredentials: { username: string; password: string } | null;
   /** Tells the rest of the gateway (the websocket hub) that an account's older tokens were revoked. */
   revoked: (accountId: number, reason: string) => void;
-  /** Revokes one token (sign-out, refresh); its sockets close. */
-  revokeToken: (account: UserRow, claims: VerifiedClaims, reason: string) => UserRow;
+  /** Revokes one token (sign-out, refresh); on sign-out its sockets close too. */
+  revokeToken: (account: UserRow, claims: VerifiedClaims, reason: string, closeSockets: boolean) => UserRow;
   /** The first admin was created: the owner's log says so. */
   firstAdminCreated: (account: UserRow) => void;
   /** Coarse per-client cap on sign-in requests, failed or not (requests per minute). */
@@ -186,12 +186,12 @@ export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOp
     // A refresh keeps the session's start: the session still ends sessionMaxDays after the sign-in.
     // The old token is revoked, so a copy of it left in a browser or a log is worth nothing.
     authed.post('/refresh', { schema: { response: { 200: SessionReply, ...failures } } }, async (request) => {
-      const account = options.revokeToken(request.account!, request.tokenClaims!, 'Session extended on another tab, please sign in again');
+      const account = options.revokeToken(request.account!, request.tokenClaims!, 'Session extended', false);
       return session(account, 'Session extended', request.tokenClaims!.sat * 1000);
     });
 
     authed.post('/logout', { schema: { response: { 200: LoggedOutReply, ...failures } } }, async (request) => {
-      options.revokeToken(request.account!, request.tokenClaims!, 'Signed out');
+      options.revokeToken(request.account!, request.tokenClaims!, 'Signed out', true);
       return ok(null, 'Logged out successfully');
     });
   });

@@ -162,6 +162,18 @@ describe('a pending account, sessions and passwords', () => {
     expect((await http.post('/api/auth/refresh', undefined, laptop)).status).toBe(401);
     expect((await http.get('/api/auth/me', phone)).status).toBe(200);
 
+    // A refresh revokes the old token for new requests but keeps its socket: the session goes on.
+    const tablet = (await http.post('/api/auth/login', { username: 'boss', password: PASSWORD })).body.token as string;
+    const tabletSocket = new TestSocket(gw.url);
+    sockets.push(tabletSocket);
+    await tabletSocket.join(tablet);
+    expect((await http.post('/api/auth/refresh', undefined, tablet)).status).toBe(200);
+    expect((await http.get('/api/auth/me', tablet)).status).toBe(401);
+    const from = tabletSocket.messages.length;
+    tabletSocket.send('join-greenhouse', GH);
+    await tabletSocket.next('greenhouse-joined', () => true, 5000, from);
+    expect(tabletSocket.closeCode).toBeNull();
+
     // A restart on the same data dir does not bring the signed-out token back.
     const dataDir = gw.dataDir;
     await gw.stop();
