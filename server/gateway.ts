@@ -5,6 +5,7 @@ import pino, { type Logger } from 'pino';
 import { monotonicMs, ScaledClock, SystemClock, type Clock } from '../drivers/clock.ts';
 import { createHardware, type Hardware } from '../drivers/index.ts';
 import { buildHttpApp } from './app.ts';
+import { ensurePrivateDataDir } from './appliance/data-dir.ts';
 import { createHealthFeature } from './appliance/health-feature.ts';
 import { packageRoot } from './package-root.ts';
 import { createAlertsFeature } from './alerts/feature.ts';
@@ -92,7 +93,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const listDevices = () => devices.repo.list();
   const mqtt = createMqttFeature(ctx, { control: devices.control, listDevices, snapshot: () => sensors.sampler.snapshot() });
   const metrics = createMetricsFeature(ctx, { sampler: sensors.sampler, listDevices, alerts: alerts.service, mqttStatus: mqtt.status });
-  const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status });
+  const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status, isSignedIn: auth.isSignedIn });
   const simulator = createSimulatorFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
   // consumer of its ticks is listening. Metrics first, so its request timing covers every route.
@@ -153,6 +154,7 @@ async function createAppContext(options: GatewayOptions): Promise<AppContext> {
   }));
   if (options.hardware) await hardware.safeState();
 
+  ensurePrivateDataDir(config.dataDir);
   const database = openDatabase(config.dataDir);
   if (clock instanceof ScaledClock) clock.resumeAfter(latestRecordMs(database));
   const bus = new EventBus(logger.child({ feature: 'events' }));

@@ -9,13 +9,13 @@ import { AlertsRepo } from './alerts-repo.ts';
 import { EmailNotifier } from './email-notifier.ts';
 import { alertRoutes, notificationRoutes } from './routes.ts';
 
-/** Addresses of every account that opted in to email notifications. */
+/** Addresses of every granted account that opted in (a pending one is nobody's to mail yet). */
 export function emailRecipients(db: Db): string[] {
   return db
-    .select({ email: users.email, preferences: users.preferences })
+    .select({ email: users.email, preferences: users.preferences, requestedRole: users.requestedRole })
     .from(users)
     .all()
-    .filter((u) => (u.preferences as Partial<Preferences> | null)?.emailNotifications === true && u.email.includes('@'))
+    .filter((u) => u.requestedRole === null && (u.preferences as Partial<Preferences> | null)?.emailNotifications === true && u.email.includes('@'))
     .map((u) => u.email);
 }
 

@@ -47,6 +47,8 @@ export type ServerMessage = {
 /** Close code for missing, bad or expired authentication (design.md). */
 export const WS_CLOSE_UNAUTHORIZED = 4401;
 /** Closes a socket beyond the per-account cap (design.md, Limits and headers). */
+/** The account is pending an administrator's approval: it may not open the live stream. */
+export const WS_CLOSE_FORBIDDEN = 4403;
 export const WS_CLOSE_TOO_MANY = 4429;
 /** Closes a socket beyond the gateway's total cap: the standard "try again later". */
 export const WS_CLOSE_TRY_AGAIN_LATER = 1013;

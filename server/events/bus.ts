@@ -36,7 +36,7 @@ export interface GatewayEvents {
   /** The wall clock was synchronised (stepMs null) or stepped by stepMs (negative: backwards). */
   clockChanged: { synchronised: boolean; stepMs: number | null };
   /** An account's tokens were revoked (password or role change) or it was deleted: its sockets must go. */
-  accountRevoked: { accountId: number; reason: string };
+  accountRevoked: { accountId: number; reason: string; tokenId?: string };
 }
 
 export type GatewayEventName = keyof GatewayEvents;

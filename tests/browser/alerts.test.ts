@@ -45,7 +45,7 @@ describe('alerts', () => {
     await page.context().close();
     http = httpClient(session.server.url);
     token = (await http.post('/api/auth/login', grower)).body.token;
-    await registerUser(http, { ...watcher, role: 'viewer' });
+    await registerUser(http, { ...watcher, role: 'viewer' }, token);
   });
 
   it('a threshold alert appears as a toast, in the widget and on the bell; resolve clears it', async () => {

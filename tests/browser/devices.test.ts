@@ -2,7 +2,7 @@
 // and a second dashboard (a viewer) that follows along without controls.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { httpClient } from '../support/http.ts';
+import { httpClient, registerUser } from '../support/http.ts';
 import { signInViaUi, signUpViaUi, toasts, useBrowserSession } from './harness.ts';
 
 const grower = { username: 'grower', password: 'tomatoes-2026' };
@@ -22,11 +22,14 @@ describe('Device Control screen', () => {
   const stat = async (p: Page, testId: string) => p.getByTestId(testId).locator('.stat-value').textContent();
 
   beforeAll(async () => {
-    for (const user of [grower, watcher]) {
-      const page = await session.newPage();
-      await signUpViaUi(page, user);
-      await page.context().close();
-    }
+    // The grower signs up first (the setup code makes it the admin); the watcher is an account the
+    // admin creates, as a self-registered one would wait for approval.
+    const page = await session.newPage();
+    await signUpViaUi(page, grower);
+    await page.context().close();
+    const http = httpClient(session.server.url);
+    const adminToken = (await http.post('/api/auth/login', grower)).body.token as string;
+    await registerUser(http, watcher, adminToken);
   });
 
   it('shows the configured devices grouped by type with the summary cards', async () => {

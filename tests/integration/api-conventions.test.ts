@@ -11,7 +11,7 @@ beforeAll(async () => {
   gw = await startTestGateway({ bodyLimitBytes: 4096 });
   http = httpClient(gw.url);
   admin = await registerUser(http, { username: 'admin1' });
-  viewer = await registerUser(http, { username: 'viewer1', role: 'viewer' });
+  viewer = await registerUser(http, { username: 'viewer1', role: 'viewer' }, admin);
 });
 afterAll(() => gw.dispose());
 

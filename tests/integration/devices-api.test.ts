@@ -21,7 +21,7 @@ beforeAll(async () => {
   gw = await startTestGateway({}, { hardware: fakeHardware(outputs) });
   http = httpClient(gw.url);
   admin = await registerUser(http, { username: 'alice' });
-  viewer = await registerUser(http, { username: 'victor', role: 'viewer' });
+  viewer = await registerUser(http, { username: 'victor', role: 'viewer' }, admin);
 });
 afterAll(async () => {
   sockets.forEach((s) => s.close());
