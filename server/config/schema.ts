@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { SafeText } from '../contract/common.ts';
 import { DeviceType } from '../contract/device.ts';
+import { SensorInstanceEntrySchema, type SensorInstanceEntry } from './sensor-instances.ts';
 
 const Pin = Type.Integer({ minimum: 0, maximum: 27, description: 'BCM GPIO number' });
 
@@ -106,6 +107,11 @@ export const ConfigSchema = Type.Object({
   ),
   sensors: Type.Object(
     {
+      /**
+       * Every sensor the gateway reads, by kind (server/config/sensor-instances.ts). When set it is the
+       * whole list and the keys below are ignored; when unset they become one instance each.
+       */
+      instances: Type.Optional(Type.Unsafe<SensorInstanceEntry[]>(Type.Array(SensorInstanceEntrySchema, { maxItems: 64 }))),
       dht11: Type.Object({ pin: Pin }, { default: { pin: 4 } }),
       ads1115: Type.Object(
         {
