@@ -140,6 +140,20 @@ describe('locks and state reasons on every answer and event', () => {
     expect(await activeAlert('DRY_RUN_LOCKOUT')).toBeUndefined();
   });
 
+  it('the heater cut-off locks the heater and its alert stays while the air is above it', async () => {
+    sensors.climate.value = { temperatureC: 38, humidityPct: 40 };
+    await pass(5_000);
+    expect((await device('heater-1')).locks).toContainEqual({ kind: 'cutoff', text: 'Air 38.0 °C is above the heater cut-off of 35 °C: heater locked' });
+    const alert = await activeAlert('HEATER_CUTOFF');
+    const refused = await http.put(`/api/alerts/${alert!._id}/resolve`, {}, admin);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/while its cause persists: Air 38\.0 °C is above the heater cut-off/);
+    sensors.climate.value = { temperatureC: 20, humidityPct: 40 };
+    await pass(5_000);
+    expect((await device('heater-1')).locks).toEqual([]);
+    expect(await activeAlert('HEATER_CUTOFF')).toBeUndefined();
+  });
+
   it('a minimum off time shows with its end, and the card is pushed again when it ends', async () => {
     await http.put(`/api/settings/${GH}/devices`, { deviceSettings: { minOffSeconds: 30 } }, admin);
     await pumpOn();
