@@ -60,9 +60,9 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
     sensorLossOf: (deviceId) => automation?.sensorLossOf(deviceId) ?? null,
     logger,
   });
-  repo.useExplainer((device) =>
+  repo.useExplainer((device, all) =>
     explainDevice(device, {
-      locksFor: (d) => safety.locksFor(d),
+      locksFor: (d) => safety.locksFor(d, 'user', all),
       newestLog: (deviceId) => repo.controlLog(deviceId, 1)[0] ?? null,
       liveSafetyState: (deviceId) => automation?.lossStateOf(deviceId) ?? null,
     }),
