@@ -256,6 +256,12 @@ describe('bad input: 400 naming the field, nothing stored', () => {
     expect((await http.get(`/api/settings/${GH}`, admin)).body.data).toEqual(before);
   });
 
+  it('the rule preview refuses a band on the wrong side too', async () => {
+    const res = await http.post('/api/devices/heater-1/automation/preview', { automationRules: { temperatureLow: 18, offAt: { temperatureLow: 16 } }, hours: 1 }, admin);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ field: 'automationRules.offAt.temperatureLow' })]);
+  });
+
   it('a duty with its share is stored and returned on the device', async () => {
     const res = await http.post('/api/devices/heater-1/automation', { sensorLossAction: 'duty', sensorLossDutyPct: 25 }, admin);
     expect(res.body.data).toMatchObject({ sensorLossAction: 'duty', sensorLossDutyPct: 25 });
