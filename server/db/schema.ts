@@ -141,6 +141,8 @@ export const controlLog = sqliteTable(
   (t) => [
     index('control_log_device_id_idx').on(t.deviceId),
     index('control_log_created_at_idx').on(t.createdAt),
+    // A device's newest entries (its card's state reason, every few seconds) by index seek, not a sort.
+    index('control_log_device_id_created_at_idx').on(t.deviceId, t.createdAt),
   ],
 );
 
