@@ -197,6 +197,24 @@ describe('run limits from every source', () => {
     expect(await activeAlert('HEATER_MAX_RUNTIME')).toBeDefined();
   });
 
+  it('a heater switched on by hand goes off when its air sensor dies: it never runs blind', async () => {
+    await pass(5_000);
+    await http.post('/api/devices/heater-1/control', { action: 'on' }, admin);
+    sensors.climate.mode = 'fail';
+    try {
+      await pass(30_000);
+      expect(outputs.get('relay-4')!.on).toBe(false);
+      expect((await http.get('/api/devices/heater-1/log?limit=1', admin)).body.data[0]).toMatchObject({
+        source: 'safety',
+        actor: 'SENSOR_LOSS',
+        reason: expect.stringMatching(/^Air temperature unknown \(sensor fault\): heater switched off, a heater never runs blind$/),
+      });
+    } finally {
+      sensors.climate.mode = 'ok';
+      await pass(5_000);
+    }
+  });
+
   it('maxSwitchesPerHour refuses the next switch-on of an output until the oldest leaves the hour', async () => {
     await http.put(`/api/settings/${GH}/devices`, { deviceSettings: { maxSwitchesPerHour: 3 } }, admin);
     for (let i = 0; i < 3; i++) {
