@@ -18,6 +18,8 @@ import type { AppContext, GatewayHardware } from './context.ts';
 import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import type { ControlService } from './devices/control-service.ts';
 import { createDevicesFeature } from './devices/feature.ts';
+import { siteOf } from './devices/rules/site.ts';
+import { devicesDependingOn } from './devices/rules/dependents.ts';
 import { EventBus } from './events/bus.ts';
 import { startFeatures, stopFeatures, type Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
@@ -86,7 +88,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const usersFeature = createUsersFeature(ctx, { auth });
   const realtime = createRealtimeFeature(ctx, { auth, hubOptions: options.hubOptions });
   const devices = createDevicesFeature(ctx, { hub: realtime.hub });
-  const alerts = createAlertsFeature(ctx);
+  const alerts = createAlertsFeature(ctx, {
+    dependentsOf: (sensorType) => devicesDependingOn(sensorType, devices.repo.listPlain(), ctx.settings.get().deviceSettings.deadband).map((d) => d.deviceName),
+    lockoutCause: (alertType, deviceId) => devices.safety.lockoutCause(alertType, deviceId),
+  });
   const lifecycle = createLifecycleFeature(ctx);
   const analytics = createAnalyticsFeature(ctx);
   const sensors = createSensorsFeature(ctx);
@@ -158,7 +163,7 @@ async function createAppContext(options: GatewayOptions): Promise<AppContext> {
   const database = openDatabase(config.dataDir);
   if (clock instanceof ScaledClock) clock.resumeAfter(latestRecordMs(database));
   const bus = new EventBus(logger.child({ feature: 'events' }));
-  const settings = new SettingsService({ db: database.db, bus, greenhouseId: config.greenhouseId, clock });
+  const settings = new SettingsService({ db: database.db, bus, greenhouseId: config.greenhouseId, clock, defaultSite: siteOf(config) });
   const clockLog = logger.child({ feature: 'clock' });
   const clockSync = new ClockSync({
     mode: config.clockSync.mode ?? (config.hardware === 'raspberry-pi' ? 'check' : 'assume'),

@@ -30,10 +30,13 @@ export function bridgeBusToHub(bus: EventBus, hub: RealtimeHub): () => void {
           action: action ?? controlLog.action,
           status: device.status,
           controlLog,
+          stateReason: device.stateReason,
+          locks: device.locks,
         });
         hub.broadcast(greenhouseId, 'deviceControlled', { greenhouseId, device, controlLog });
       }
     }),
+    bus.on('deviceExplained', owner, ({ greenhouseId, device }) => hub.broadcast(greenhouseId, 'deviceUpdate', device)),
     bus.on('deviceAdded', owner, ({ greenhouseId, device }) => hub.broadcast(greenhouseId, 'deviceAdded', device)),
     bus.on('deviceRemoved', owner, ({ greenhouseId, deviceId }) =>
       hub.broadcast(greenhouseId, 'deviceRemoved', { greenhouseId, deviceId }),
