@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { httpClient } from '../support/http.ts';
-import { signInViaUi, signUpViaUi, toasts, useBrowserSession } from './harness.ts';
+import { signInViaUi, signUpViaUi, answerConfirm, toasts, useBrowserSession } from './harness.ts';
 
 const grower = { username: 'grower', password: 'tomatoes-2026' };
 const watcher = { username: 'watcher', password: 'peppers-2026', role: 'viewer' as const };
@@ -100,8 +100,8 @@ describe('Device Control screen', () => {
     await toasts(p).filter({ hasText: 'Auto mode enabled' }).waitFor();
     await card(p, deviceId).getByRole('button', { name: 'Turn On' }).click();
     await card(p, deviceId).getByTestId('device-status').getByText('ON', { exact: true }).waitFor();
-    p.once('dialog', (d) => void d.accept());
     await p.getByRole('button', { name: 'Turn Off All Devices' }).click();
+    await answerConfirm(p, 'confirm');
     await toasts(p).filter({ hasText: 'turned off' }).waitFor();
     await card(p, deviceId).getByTestId('device-status').getByText('OFF', { exact: true }).waitFor();
     expect(await stat(p, 'devices-active-devices')).toBe('0');

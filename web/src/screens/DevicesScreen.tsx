@@ -15,6 +15,7 @@ import { MAINTENANCE_REASON } from '../shell/StatusNotices.tsx';
 import { useCanModify } from '../auth/permissions.ts';
 import { Spinner } from '../components/Spinner.tsx';
 import { toast } from '../components/toast/index.ts';
+import { useConfirm } from '../components/confirm/ConfirmProvider.tsx';
 import { useRealtime } from '../realtime/RealtimeProvider.tsx';
 import { AddDeviceDialog } from './devices/AddDeviceDialog.tsx';
 import { AutomationDialog } from './devices/AutomationDialog.tsx';
@@ -35,6 +36,7 @@ export function DevicesScreen() {
   const canModify = useCanModify();
   const { connected, subscribe } = useRealtime();
   const commands = useDeviceCommands();
+  const confirm = useConfirm();
   const [adding, setAdding] = useState(false);
   const [automationFor, setAutomationFor] = useState<Device | null>(null);
   const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(new Set());
@@ -78,7 +80,8 @@ export function DevicesScreen() {
   }
 
   async function remove(device: Device) {
-    if (!window.confirm(`Remove ${device.deviceName}? It is switched off and no longer shown or controlled.`)) return;
+    const message = `Remove ${device.deviceName}? It is switched off and no longer shown or controlled.`;
+    if (!(await confirm({ title: 'Remove device', message, confirmLabel: 'Remove', danger: true }))) return;
     ownRemovals.current.add(device.deviceId);
     try {
       await commands.remove(device.deviceId);

@@ -6,6 +6,7 @@ import { errorMessage } from '../../api/client.ts';
 import { useCanModify } from '../../auth/permissions.ts';
 import { StaleNote, UnreachableNotice } from '../../components/DataState.tsx';
 import { toast } from '../../components/toast/index.ts';
+import { useConfirm } from '../../components/confirm/ConfirmProvider.tsx';
 import { formatAlertType, formatTimestamp } from '../../format.ts';
 import { SeverityBadge } from './SeverityBadge.tsx';
 
@@ -18,10 +19,11 @@ export function AlertHistory({ filters, onChange }: { filters: HistoryFilters; o
   const history = useAlertHistory(filters.status, filters.severity);
   const canModify = useCanModify();
   const actions = useAlertActions();
+  const confirm = useConfirm();
   const alerts = history.data ?? [];
 
   async function remove(id: string) {
-    if (!window.confirm('Are you sure you want to delete this alert?')) return;
+    if (!(await confirm({ title: 'Delete alert', message: 'Are you sure you want to delete this alert?', confirmLabel: 'Delete', danger: true }))) return;
     try {
       await actions.remove(id);
       toast.success('Alert deleted successfully');

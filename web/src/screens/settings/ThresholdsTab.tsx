@@ -3,6 +3,7 @@ import type { FormEvent } from 'react';
 import type { AlertThresholds, Settings } from '../../../../server/contract/settings.ts';
 import { api } from '../../api/client.ts';
 import { useAuth } from '../../auth/AuthProvider.tsx';
+import { useConfirm } from '../../components/confirm/ConfirmProvider.tsx';
 import { roleReason } from '../../auth/permissions.ts';
 import { useAction, useSettingsForm } from './hooks.ts';
 import { SettingsLoadState } from './SettingsLoadState.tsx';
@@ -37,6 +38,7 @@ export function ThresholdsTab() {
   // Thresholds are the operator's; resetting every setting (system and safety too) is the admin's.
   const resetReason = roleReason(useAuth().user, 'admin');
   const { busy, run } = useAction();
+  const confirm = useConfirm();
 
   function save(event: FormEvent) {
     event.preventDefault();
@@ -48,8 +50,9 @@ export function ThresholdsTab() {
     );
   }
 
-  function reset() {
-    if (!window.confirm('Are you sure you want to reset all settings to defaults? This action cannot be undone.')) return;
+  async function reset() {
+    const message = 'Are you sure you want to reset all settings to defaults? This action cannot be undone.';
+    if (!(await confirm({ title: 'Reset settings', message, confirmLabel: 'Reset All', danger: true }))) return;
     void run(async () => adopt(await api.post<Settings>(`/api/settings/${id}/reset`)), 'Settings reset to defaults', 'Failed to reset settings');
   }
 
@@ -89,7 +92,7 @@ export function ThresholdsTab() {
         <button type="button" className="btn btn-secondary" onClick={reload} disabled={busy}>
           Reload
         </button>
-        <button type="button" className="btn btn-danger" onClick={reset} disabled={busy || resetReason !== null}
+        <button type="button" className="btn btn-danger" onClick={() => void reset()} disabled={busy || resetReason !== null}
           title={resetReason ?? undefined}>
           Reset All
         </button>
