@@ -17,6 +17,7 @@ import type { AppContext, GatewayHardware } from './context.ts';
 import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import type { ControlService } from './devices/control-service.ts';
 import { createDevicesFeature } from './devices/feature.ts';
+import { siteOf } from './devices/rules/site.ts';
 import { EventBus } from './events/bus.ts';
 import { startFeatures, stopFeatures, type Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
@@ -153,7 +154,7 @@ async function createAppContext(options: GatewayOptions): Promise<AppContext> {
   const database = openDatabase(config.dataDir);
   if (clock instanceof ScaledClock) clock.resumeAfter(latestRecordMs(database));
   const bus = new EventBus(logger.child({ feature: 'events' }));
-  const settings = new SettingsService({ db: database.db, bus, greenhouseId: config.greenhouseId, clock });
+  const settings = new SettingsService({ db: database.db, bus, greenhouseId: config.greenhouseId, clock, defaultSite: siteOf(config) });
   return { config, logger, clock, bus, database, hardware, settings, resolveGreenhouse: makeGreenhouseResolver(config.greenhouseId) };
 }
 

@@ -36,6 +36,7 @@ export interface DevicePatch {
   autoMode?: boolean;
   automationRules?: AutomationRules;
   sensorLossAction?: SensorLossAction;
+  sensorLossDutyPct?: number | null;
 }
 
 export interface StateChange {
@@ -123,6 +124,7 @@ export class DevicesRepo {
     if (patch.autoMode !== undefined) set.autoMode = patch.autoMode;
     if (patch.automationRules !== undefined) set.automationRules = patch.automationRules;
     if (patch.sensorLossAction !== undefined) set.sensorLossAction = patch.sensorLossAction;
+    if (patch.sensorLossDutyPct !== undefined) set.sensorLossDutyPct = patch.sensorLossDutyPct;
     this.deps.db.update(devices).set(set).where(eq(devices.deviceId, deviceId)).run();
     return this.find(deviceId)!;
   }
@@ -205,6 +207,10 @@ export class DevicesRepo {
       lastActivated: toIso(row.lastActivatedAt),
       automationRules: { ...EMPTY_RULES, ...(row.automationRules as Partial<AutomationRules>) },
       sensorLossAction: row.sensorLossAction,
+      sensorLossDutyPct: row.sensorLossDutyPct,
+      // Filled by DeviceStateView from the control log and the live safety state.
+      stateReason: null,
+      locks: [],
       output: this.#binding(row.outputId),
       createdAt: toIso(row.createdAt),
       updatedAt: toIso(row.updatedAt),

@@ -30,6 +30,8 @@ export function bridgeBusToHub(bus: EventBus, hub: RealtimeHub): () => void {
           action: action ?? controlLog.action,
           status: device.status,
           controlLog,
+          stateReason: device.stateReason,
+          locks: device.locks,
         });
         hub.broadcast(greenhouseId, 'deviceControlled', { greenhouseId, device, controlLog });
       }

@@ -1,0 +1,1 @@
+ALTER TABLE `devices` ADD `sensor_loss_duty_pct` real;
