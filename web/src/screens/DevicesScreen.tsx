@@ -24,6 +24,7 @@ import { ControlLogDialog } from './devices/ControlLogDialog.tsx';
 import { DeviceCard } from './devices/DeviceCard.tsx';
 import { controlActionFor, GROUPS, isActive } from './devices/device-ui.ts';
 import { QuickActions } from './devices/QuickActions.tsx';
+import { LostSensorsNotice } from './devices/LostSensorsNotice.tsx';
 import './devices/devices.css';
 
 export function DevicesScreen() {
@@ -119,6 +120,7 @@ export function DevicesScreen() {
         <SummaryCard label="Power Usage (W)" value={known ? Math.round(powerW * 10) / 10 : MISSING} icon={Zap} />
       </div>
       <StaleNote query={devicesQuery} />
+      <LostSensorsNotice />
       {viewerReason && (
         <p className="notice notice-warn" data-testid="viewer-note">
           {viewerReason} Switching devices, automation and adding devices need an operator or admin, so those controls are not shown; each
