@@ -83,7 +83,7 @@ describe('alerts', () => {
     await widget.getByText('All Clear!').waitFor();
     const high = await createAlert('DOOR_OPEN', 'HIGH', 'North door left open', 'door-1');
     await toasts(page).filter({ hasText: 'DOOR OPEN' }).waitFor();
-    await widget.getByText('Device: door-1').waitFor();
+    await widget.getByText('door-1', { exact: true }).waitFor();
     await expectText(bellCount(page), '1');
     await createAlert('FILTER_DIRTY', 'MEDIUM', 'Fan filter needs cleaning');
     const medium = toasts(page).filter({ hasText: 'FILTER DIRTY' });

@@ -8,6 +8,7 @@ import { StaleNote, UnreachableNotice } from '../../components/DataState.tsx';
 import { toast } from '../../components/toast/index.ts';
 import { useConfirm } from '../../components/confirm/ConfirmProvider.tsx';
 import { formatAlertType, formatTimestamp } from '../../format.ts';
+import { useThingName } from '../../names-hook.ts';
 import { SeverityBadge } from './SeverityBadge.tsx';
 
 export interface HistoryFilters {
@@ -19,6 +20,7 @@ export function AlertHistory({ filters, onChange }: { filters: HistoryFilters; o
   const history = useAlertHistory(filters.status, filters.severity);
   const canModify = useCanModify();
   const actions = useAlertActions();
+  const thingName = useThingName();
   const confirm = useConfirm();
   const alerts = history.data ?? [];
 
@@ -80,7 +82,7 @@ export function AlertHistory({ filters, onChange }: { filters: HistoryFilters; o
                   </div>
                   <p className="alert-message">{alert.message}</p>
                   <p className="muted alert-meta">
-                    {alert.deviceId && <span>Device: {alert.deviceId}</span>}
+                    {alert.deviceId && <span title={alert.deviceId}>{thingName(alert.deviceId)}</span>}
                     <span>Created: {formatTimestamp(alert.createdAt)}</span>
                     {alert.resolvedAt && <span>Resolved: {formatTimestamp(alert.resolvedAt)}</span>}
                   </p>

@@ -1,4 +1,6 @@
 // Alert Thresholds tab: empty means unset (sent as null). Humidity and soil 0-100, light and water >= 0.
+// Temperatures in the chosen unit (°C/°F); the form remembers the unit it was filled in, so a change of
+// unit elsewhere never saves °F numbers as °C.
 import type { FormEvent } from 'react';
 import type { AlertThresholds, Settings } from '../../../../server/contract/settings.ts';
 import { api } from '../../api/client.ts';
@@ -7,6 +9,7 @@ import { useConfirm } from '../../components/confirm/ConfirmProvider.tsx';
 import { roleReason } from '../../auth/permissions.ts';
 import { useAction, useSettingsForm } from './hooks.ts';
 import { SettingsLoadState } from './SettingsLoadState.tsx';
+import { fromUnit, getTemperatureUnit, toUnit, unitSymbol, type TemperatureUnit } from '../../units.ts';
 
 type Field = { group: keyof AlertThresholds; bound: 'high' | 'low'; label: string; min?: number; max?: number; step: string };
 const FIELDS: Field[] = [
@@ -18,16 +21,27 @@ const FIELDS: Field[] = [
   { group: 'lightLevel', bound: 'low', label: 'Light Level Low (lux)', min: 0, step: '1' },
   { group: 'waterLevel', bound: 'low', label: 'Water Level Low (cm)', min: 0, step: '0.1' },
 ];
-type Form = Record<string, string>;
+type Form = Record<string, string> & { unit: TemperatureUnit };
+const isTemperature = (f: Field) => f.group === 'temperature';
 const key = (f: Field) => `${f.group}.${f.bound}`;
 
 function toForm({ alertThresholds: t }: Settings): Form {
+  const unit = getTemperatureUnit();
   const bounds = (g: keyof AlertThresholds) => t[g] as Partial<Record<'high' | 'low', number | null>>;
-  return Object.fromEntries(FIELDS.map((f) => [key(f), bounds(f.group)[f.bound]?.toString() ?? '']));
+  const shown = (f: Field) => {
+    const value = bounds(f.group)[f.bound];
+    if (typeof value !== 'number') return '';
+    return isTemperature(f) ? String(Math.round(toUnit(value, unit) * 10) / 10) : String(value);
+  };
+  return { ...Object.fromEntries(FIELDS.map((f) => [key(f), shown(f)])), unit };
 }
 
 function fromForm(form: Form): AlertThresholds {
-  const value = (f: Field) => (form[key(f)]?.trim() ? Number(form[key(f)]) : null);
+  const value = (f: Field) => {
+    if (!form[key(f)]?.trim()) return null;
+    const number = Number(form[key(f)]);
+    return isTemperature(f) ? fromUnit(number, form.unit) : number;
+  };
   const result: Record<string, Record<string, number | null>> = {};
   for (const f of FIELDS) (result[f.group] ??= {})[f.bound] = value(f);
   return result as unknown as AlertThresholds;
@@ -67,7 +81,7 @@ export function ThresholdsTab() {
       <div className="settings-pair">
         {FIELDS.map((f) => (
           <label key={key(f)} className="field">
-            {f.label}
+            {isTemperature(f) ? f.label.replace('(°C)', `(${unitSymbol(form.unit)})`) : f.label}
             <input
               type="number"
               name={key(f)}

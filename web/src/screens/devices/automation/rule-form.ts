@@ -2,7 +2,7 @@
 // temperature unit) and as the gateway takes them (numbers in °C, null for a disabled rule, offAt for
 // a band's release point). Problems come back as sentences naming the field.
 import type { AutomationRules, Device, RuleOffAt } from '../../../../../server/contract/device.ts';
-import { toUnit, unitSymbol, type TemperatureUnit } from '../../../units.ts';
+import { fromUnit, toUnit, unitSymbol, type TemperatureUnit } from '../../../units.ts';
 import type { RuleField } from '../device-ui.ts';
 import { isTemperatureRule, RULE_SHAPES } from './rule-text.ts';
 
@@ -14,8 +14,6 @@ export type RuleTexts = Record<RuleField, BandTexts>;
 
 const FIELDS = Object.keys(RULE_SHAPES) as RuleField[];
 
-/** °F back to °C, kept to 0.01 so 64.4 °F is 18 °C again. */
-const toCelsius = (value: number, unit: TemperatureUnit) => (unit === 'F' ? Math.round(((value - 32) * 5) / 9 * 100) / 100 : value);
 const shown = (field: RuleField, value: number | null | undefined, unit: TemperatureUnit) =>
   typeof value !== 'number' ? '' : String(isTemperatureRule(field) ? Math.round(toUnit(value, unit) * 10) / 10 : value);
 
@@ -44,7 +42,7 @@ export function rulesFromTexts(
       if (text.trim() === '') return null;
       const value = Number(text);
       if (!Number.isFinite(value)) return `${what} must be a number`;
-      return isTemperatureRule(field) ? toCelsius(value, unit) : value;
+      return isTemperatureRule(field) ? fromUnit(value, unit) : value;
     };
     const on = parse(texts[field].on, label);
     if (typeof on === 'string') return on;
