@@ -84,28 +84,35 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
             const label = ruleLabel(RULE_LABELS[field], field, unit);
             const shape = RULE_SHAPES[field];
             const set = (patch: Partial<RuleTexts[typeof field]>) => setTexts((t) => ({ ...t, [field]: { ...t[field], ...patch } }));
+            const onId = `rule-${field}`;
+            const offId = `rule-${field}-off`;
             return (
               <div key={field} className="settings-pair rule-band" data-testid={`band-${field}`}>
-                <label className="field">
-                  {label}
-                  <input name={field} type="number" step={0.1} value={texts[field].on} placeholder="Disabled" onChange={(e) => set({ on: e.target.value })} />
-                  <span className="field-hint">
+                <div className="field">
+                  <label htmlFor={onId}>{label}</label>
+                  <input id={onId} name={field} type="number" step={0.1} value={texts[field].on} placeholder="Disabled" aria-describedby={`${onId}-hint`}
+                    onChange={(e) => set({ on: e.target.value })} />
+                  <span className="field-hint" id={`${onId}-hint`}>
                     {ruleVerb(device.deviceType)} {shape.direction} this
                   </span>
-                </label>
-                <label className="field">
-                  {label.replace(/ \(/, ': stop at (')}
+                </div>
+                <div className="field">
+                  <label htmlFor={offId}>{label.replace(/ \(/, ': stop at (')}</label>
                   <input
+                    id={offId}
                     name={`${field}OffAt`}
                     type="number"
                     step={0.1}
                     value={texts[field].off}
                     placeholder="Deadband"
                     disabled={texts[field].on.trim() === ''}
+                    aria-describedby={`${offId}-hint`}
                     onChange={(e) => set({ off: e.target.value })}
                   />
-                  <span className="field-hint">Empty: the deadband from Settings</span>
-                </label>
+                  <span className="field-hint" id={`${offId}-hint`}>
+                    Empty: the deadband from Settings
+                  </span>
+                </div>
               </div>
             );
           })}

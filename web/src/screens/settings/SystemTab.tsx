@@ -97,12 +97,12 @@ export function SystemTab() {
         <div className="settings-pair">
           <label className="field">
             Latitude (°, north positive)
-            <input type="number" name="latitude" min={-90} max={90} step="any" value={form.latitude} disabled={!editable}
+            <input type="number" name="latitude" step="any" value={form.latitude} disabled={!editable}
               onChange={(e) => setForm({ ...form, latitude: e.target.value })} />
           </label>
           <label className="field">
             Longitude (°, east positive)
-            <input type="number" name="longitude" min={-180} max={180} step="any" value={form.longitude} disabled={!editable}
+            <input type="number" name="longitude" step="any" value={form.longitude} disabled={!editable}
               onChange={(e) => setForm({ ...form, longitude: e.target.value })} />
           </label>
         </div>
