@@ -18,6 +18,7 @@ import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import type { ControlService } from './devices/control-service.ts';
 import { createDevicesFeature } from './devices/feature.ts';
 import { siteOf } from './devices/rules/site.ts';
+import { devicesDependingOn } from './devices/rules/dependents.ts';
 import { EventBus } from './events/bus.ts';
 import { startFeatures, stopFeatures, type Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
@@ -85,7 +86,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const usersFeature = createUsersFeature(ctx, { auth });
   const realtime = createRealtimeFeature(ctx, { auth, hubOptions: options.hubOptions });
   const devices = createDevicesFeature(ctx, { hub: realtime.hub });
-  const alerts = createAlertsFeature(ctx);
+  const alerts = createAlertsFeature(ctx, {
+    dependentsOf: (sensorType) => devicesDependingOn(sensorType, devices.repo.listPlain(), ctx.settings.get().deviceSettings.deadband).map((d) => d.deviceName),
+    lockoutCause: (alertType, deviceId) => devices.safety.lockoutCause(alertType, deviceId),
+  });
   const lifecycle = createLifecycleFeature(ctx);
   const analytics = createAnalyticsFeature(ctx);
   const sensors = createSensorsFeature(ctx);

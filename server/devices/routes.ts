@@ -62,7 +62,8 @@ export async function deviceRoutes(fastify: FastifyInstance, options: DeviceRout
 
   app.get('/:deviceId/log', { schema: { params: DeviceIdParams, querystring: LogQuery, response: { 200: LogReply, ...failures } } }, async (request) => {
     if (!repo.find(request.params.deviceId)) throw notFound(`Device '${request.params.deviceId}' not found`);
-    return ok(repo.controlLog(request.params.deviceId, request.query.limit));
+    const { limit, source, before } = request.query;
+    return ok(repo.controlLog(request.params.deviceId, limit, { source, beforeMs: before === undefined ? undefined : Date.parse(before) }));
   });
 
   app.post('/', { schema: { body: AddDeviceBody, response: { 201: DeviceReply, ...failures } }, ...writer }, async (request, reply) => {

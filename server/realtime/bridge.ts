@@ -36,6 +36,7 @@ export function bridgeBusToHub(bus: EventBus, hub: RealtimeHub): () => void {
         hub.broadcast(greenhouseId, 'deviceControlled', { greenhouseId, device, controlLog });
       }
     }),
+    bus.on('deviceExplained', owner, ({ greenhouseId, device }) => hub.broadcast(greenhouseId, 'deviceUpdate', device)),
     bus.on('deviceAdded', owner, ({ greenhouseId, device }) => hub.broadcast(greenhouseId, 'deviceAdded', device)),
     bus.on('deviceRemoved', owner, ({ greenhouseId, deviceId }) =>
       hub.broadcast(greenhouseId, 'deviceRemoved', { greenhouseId, deviceId }),

@@ -218,7 +218,7 @@ export class RealtimeHub {
     } catch (err) {
       const known = clientErrorOf(err);
       if (known) {
-        this.#send(client, 'error', { event, status: known.statusCode, message: known.message });
+        this.#send(client, 'error', { event, status: known.statusCode, message: known.message, ...(known.lock ? { lock: known.lock as ServerEvents['error']['lock'] } : {}) });
       } else {
         this.deps.logger.error({ err, event }, 'websocket command failed');
         this.#send(client, 'error', { event, status: 500, message: 'Server error occurred' });
