@@ -21,7 +21,7 @@ const START_KINDS: Array<{ value: StartKind; label: string }> = [
   { value: 'sunset', label: 'At sunset' },
 ];
 const END_KINDS: Array<{ value: EndKind; label: string }> = [
-  { value: 'duration', label: 'After a number of hours' },
+  { value: 'duration', label: 'After N hours' },
   ...START_KINDS,
 ];
 
