@@ -107,7 +107,7 @@ describe('settings screen', () => {
     await page.getByLabel('Automatic backup').uncheck();
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await toasts(page).filter({ hasText: 'System settings updated successfully' }).waitFor();
-    expect((await apiSettings()).systemSettings).toEqual({ dataRetentionDays: 14, updateInterval: 10, autoBackup: false, maintenanceMode: false });
+    expect((await apiSettings()).systemSettings).toEqual({ dataRetentionDays: 14, updateInterval: 10, autoBackup: false, maintenanceMode: false, site: null });
     await page.getByLabel('Update Interval (seconds)').fill('0');
     await page.getByRole('button', { name: 'Save Settings' }).click();
     // The session.browser's own min=1 check stops the form; nothing reaches the session.server.
