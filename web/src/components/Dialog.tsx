@@ -31,7 +31,16 @@ export function Dialog({ id, title, onClose, children, role = 'dialog', describe
     // The first field, else the first control (the close button), takes focus.
     const first = dialog.querySelector<HTMLElement>('input:not([disabled]), select:not([disabled]), textarea:not([disabled])') ?? focusables(dialog)[0];
     (first ?? dialog).focus();
+    // Escape also closes the dialog when focus has left it (a button inside was disabled while it had
+    // focus, e.g. Preview while it runs, and focus fell back to the page): only the topmost dialog.
+    const onDocumentKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape' || dialog.contains(document.activeElement)) return;
+      const dialogs = document.querySelectorAll('[aria-modal="true"]');
+      if (dialogs[dialogs.length - 1] === dialog) onCloseRef.current();
+    };
+    document.addEventListener('keydown', onDocumentKey);
     return () => {
+      document.removeEventListener('keydown', onDocumentKey);
       // Back to the button that opened the dialog, if it is still on the page.
       if (opener?.isConnected) opener.focus();
     };
