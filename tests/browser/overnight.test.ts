@@ -76,6 +76,29 @@ describe('overnight control in the dashboard', () => {
     }
   });
 
+  it('pages back through a long control log with Older entries', async () => {
+    // 26 switch-ons and offs of the cooler (under its 30 switch-ons an hour): more than one page of 50.
+    for (let i = 0; i < 26; i++) {
+      expect((await http().post('/api/devices/cooling-1/control', { action: 'on' }, token)).status).toBe(200);
+      expect((await http().post('/api/devices/cooling-1/control', { action: 'off' }, token)).status).toBe(200);
+    }
+    const all = (await http().get('/api/devices/cooling-1/log?limit=500', token)).body.data;
+    expect(all.length).toBeGreaterThan(50);
+    const page = await open(admin, '/dashboard/devices');
+    await page.getByTestId('device-cooling-1').getByRole('button', { name: 'Control log of Evaporative Cooler' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Control log: Evaporative Cooler' });
+    const entries = dialog.getByTestId('control-log-entry');
+    await expect.poll(() => entries.count()).toBe(50);
+    const older = page.waitForRequest((r) => r.url().includes('/api/devices/cooling-1/log') && r.url().includes('before='));
+    await dialog.getByRole('button', { name: 'Older entries' }).click();
+    await older;
+    await expect.poll(() => entries.count()).toBe(all.length);
+    // The oldest entry last; nothing shown twice.
+    const times = await entries.locator('time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime')));
+    expect(times.at(-1)).toBe(all.at(-1).timestamp);
+    expect(await dialog.getByRole('button', { name: 'Older entries' }).count()).toBe(0);
+  });
+
   it('a viewer reads the log and is told why the controls are missing', async () => {
     const page = await open(viewer, '/dashboard/devices');
     await page.getByTestId('viewer-note').getByText(/Viewers have read-only access/).waitFor();
