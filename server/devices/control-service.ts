@@ -26,6 +26,8 @@ export interface ControlResult {
 /** The locks the safety layer checks before anything is switched on (it refuses with 409 and the lock). */
 export interface TurnOnGuard {
   checkTurnOn(device: Device, source: ControlSource, allDevices: readonly Device[]): void;
+  /** A switch was written: the run ledger learns it before the answer's locks are computed. */
+  recordSwitch(device: Device, source: ControlSource): void;
 }
 
 export interface ControlDeps {
@@ -81,7 +83,7 @@ export class ControlService {
     const changed = newStatus !== device.status;
     const what = changed ? `${device.deviceName} ${verbFor(device.deviceType, on)}` : `${device.deviceName} is already ${newStatus}`;
     const message = unbound ? `${what} (not connected to hardware)` : what;
-    const { device: updated, controlLog } = repo.recordStateChange({
+    const { device: written, controlLog } = repo.recordStateChange({
       deviceId: device.deviceId,
       action: request.action,
       previousStatus: device.status,
@@ -91,6 +93,9 @@ export class ControlService {
       reason: request.reason ?? message,
       atMs: this.deps.clock.now(),
     });
+    this.deps.safety.recordSwitch(written, request.source);
+    // Read again: its locks (minimum off time, run budget, switch rate) depend on the switch just made.
+    const updated = repo.find(device.deviceId) ?? written;
     bus.emit('deviceChanged', { greenhouseId: repo.greenhouseId, device: updated, action: request.action, controlLog });
     return { device: updated, controlLog, message };
   }

@@ -65,7 +65,7 @@ export interface DevicesRepoDeps {
 export class DevicesRepo {
   readonly #outputs: Map<string, OutputConfig>;
   readonly greenhouseId: string;
-  #explain: ((device: Device) => Device) | null = null;
+  #explain: ((device: Device, all?: readonly Device[]) => Device) | null = null;
 
   constructor(private readonly deps: DevicesRepoDeps) {
     this.greenhouseId = deps.greenhouseId;
@@ -84,12 +84,14 @@ export class DevicesRepo {
    * Fills `stateReason` and `locks` of every device this repo answers (list, find, state changes), so
    * no answer or event carries a stale card. Safety reads the plain rows (listPlain) to compute them.
    */
-  useExplainer(explain: (device: Device) => Device): void {
+  useExplainer(explain: (device: Device, all?: readonly Device[]) => Device): void {
     this.#explain = explain;
   }
 
   list(): Device[] {
-    return this.listPlain().map((d) => this.#explained(d));
+    // One read of the rows serves every device's locks (the interlock looks at the others).
+    const plain = this.listPlain();
+    return plain.map((d) => this.#explained(d, plain));
   }
 
   /** The rows without stateReason and locks (what safety and the lock computation read). */
@@ -102,8 +104,8 @@ export class DevicesRepo {
     return row && row.greenhouseId === this.greenhouseId ? this.#explained(this.#toDevice(row)) : null;
   }
 
-  #explained(device: Device): Device {
-    return this.#explain ? this.#explain(device) : device;
+  #explained(device: Device, all?: readonly Device[]): Device {
+    return this.#explain ? this.#explain(device, all) : device;
   }
 
   /** The device bound to an output, if any. */

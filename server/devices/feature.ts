@@ -60,9 +60,9 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
     sensorLossOf: (deviceId) => automation?.sensorLossOf(deviceId) ?? null,
     logger,
   });
-  repo.useExplainer((device) =>
+  repo.useExplainer((device, all) =>
     explainDevice(device, {
-      locksFor: (d) => safety.locksFor(d),
+      locksFor: (d) => safety.locksFor(d, 'user', all),
       newestLog: (deviceId) => repo.controlLog(deviceId, 1)[0] ?? null,
       liveSafetyState: (deviceId) => automation?.lossStateOf(deviceId) ?? null,
     }),
@@ -72,7 +72,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
   const checkSchedule = scheduleChecker(site);
   const registry = new DeviceRegistry({ repo, control, bus, clock, checkSchedule });
   const quickActions = new QuickActions({ repo, registry, control, settings, latestSnapshot: () => latestSnapshot, clock });
-  automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site });
+  automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site, clockSynchronised: () => ctx.clockSync.synchronised() });
   const preview = new PreviewService({ repo, history: new RecordedHistory(ctx.database.sqlite, greenhouseId), settings, clock, site, checkSchedule });
   const lockWatch = new LockWatch({ bus, clock, greenhouseId, listExplained: () => repo.list() });
   registerDeviceControlCommand(uses.hub, control, ctx.resolveGreenhouse);

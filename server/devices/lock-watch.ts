@@ -31,7 +31,7 @@ export class LockWatch {
     for (const device of this.deps.listExplained()) this.#last.set(device.deviceId, signature(device));
     const check = () => this.check();
     this.#offs = [
-      bus.on('sampleTaken', OWNER, check),
+      // Once a tick (a tick that stored readings publishes sampleTaken first, then samplerTicked).
       bus.on('samplerTicked', OWNER, check),
       bus.on('sensorHealthChanged', OWNER, check),
       bus.on('settingsChanged', OWNER, check),

@@ -86,9 +86,6 @@ export class SafetySupervisor implements TurnOnGuard {
       bus.on('sensorHealthChanged', 'devices-safety', ({ sensorType, healthy }) => {
         if (this.#air.onSensorHealth(sensorType, healthy)) this.#checkBlindHeaters();
       }),
-      bus.on('deviceChanged', 'devices-safety', ({ device, controlLog }) => {
-        if (controlLog) this.#onSwitched(this.deps.asWired(device), controlLog.source);
-      }),
       bus.on('deviceRemoved', 'devices-safety', ({ deviceId }) => this.#forget(deviceId)),
       bus.on('settingsChanged', 'devices-safety', ({ settings, previous }) => {
         // A lowered cut-off acts at once, not at the next tick; so does a smaller run budget.
@@ -211,7 +208,9 @@ export class SafetySupervisor implements TurnOnGuard {
     return level !== null && level < this.deps.settings().deviceSettings.tankLowLevelCm;
   }
 
-  #onSwitched(device: Device, source: ControlSource): void {
+  /** Every switch the control path writes, whoever asked: the run ledger, run limits and interlocks follow it. */
+  recordSwitch(switched: Device, source: ControlSource): void {
+    const device = this.deps.asWired(switched);
     this.#limits.onDeviceChanged(device, source);
     if (!isOnStatus(device.status) && (device.deviceType === 'HEATER' || device.deviceType === 'COOLING_SYSTEM')) this.#releaseInterlocks();
   }
