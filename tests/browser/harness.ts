@@ -101,6 +101,11 @@ export async function newPage(browser: Browser, baseURL: string, options: PageOp
   const page = await context.newPage();
   // Surface page errors in the test output: a React crash otherwise looks like a missing element.
   page.on('pageerror', (err) => console.error('[page error]', err.message));
+  // The dashboard asks with its own dialogs; a native one is a regression, and dismissing it says no.
+  page.on('dialog', (dialog) => {
+    console.error('[native dialog]', dialog.message());
+    void dialog.dismiss();
+  });
   return { context, page };
 }
 
@@ -190,4 +195,18 @@ export async function fillSignIn(page: Page, user: Credentials): Promise<void> {
 /** The visible toast texts (top-right). */
 export function toasts(page: Page) {
   return page.getByTestId('toast');
+}
+
+/**
+ * Answers the app's confirmation dialog (never the browser's native confirm(), which the dashboard does
+ * not use) and returns its question, word for word.
+ */
+export async function answerConfirm(page: Page, answer: 'confirm' | 'cancel'): Promise<string> {
+  const dialog = page.getByRole('alertdialog');
+  await dialog.waitFor();
+  const question = (await dialog.locator('#confirm-message').textContent()) ?? '';
+  if (answer === 'cancel') await dialog.getByRole('button', { name: 'Cancel' }).click();
+  else await dialog.locator('.dialog-actions button').last().click();
+  await dialog.waitFor({ state: 'detached' });
+  return question;
 }

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { httpClient, registerUser } from '../support/http.ts';
-import { type Credentials, signInViaUi, signUpViaUi, toasts, useBrowserSession } from './harness.ts';
+import { type Credentials, signInViaUi, signUpViaUi, answerConfirm, toasts, useBrowserSession } from './harness.ts';
 
 const admin: Credentials = { username: 'grower', password: 'tomatoes-2026' };
 const operator: Credentials = { username: 'olga', password: 'runs-the-pumps-1', role: 'operator' };
@@ -65,14 +65,9 @@ describe('users tab', () => {
     await toasts(page).filter({ hasText: 'newbie is now viewer' }).waitFor();
     expect((await apiUser('newbie')).role).toBe('viewer');
 
-    const dialogs: string[] = [];
-    page.once('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.accept();
-    });
     await page.getByRole('button', { name: 'Delete newbie' }).click();
+    expect(await answerConfirm(page, 'confirm')).toMatch(/Delete the account newbie/);
     await toasts(page).filter({ hasText: 'newbie deleted' }).waitFor();
-    expect(dialogs[0]).toMatch(/Delete the account newbie/);
     await page.getByTestId('user-newbie').waitFor({ state: 'detached' });
     expect(await apiUser('newbie')).toBeUndefined();
   });

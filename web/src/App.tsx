@@ -11,6 +11,7 @@ import { Reachability, ReachabilityContext } from './api/reachability.ts';
 import { AuthProvider, useAuth } from './auth/AuthProvider.tsx';
 import { FullPageSpinner } from './components/Spinner.tsx';
 import { Toaster } from './components/toast/index.ts';
+import { ConfirmProvider } from './components/confirm/ConfirmProvider.tsx';
 import { RealtimeProvider } from './realtime/RealtimeProvider.tsx';
 import { LoginScreen } from './screens/LoginScreen.tsx';
 import { PendingScreen } from './screens/PendingScreen.tsx';
@@ -25,7 +26,9 @@ export function App() {
       <BrowserRouter>
         <AuthProvider>
           <RealtimeProvider>
-            <AppRoutes />
+            <ConfirmProvider>
+              <AppRoutes />
+            </ConfirmProvider>
           </RealtimeProvider>
         </AuthProvider>
       </BrowserRouter>
