@@ -16,6 +16,7 @@ import type { Config } from './config/schema.ts';
 import type { AppContext, GatewayHardware } from './context.ts';
 import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import type { ControlService } from './devices/control-service.ts';
+import type { PreviewLimits } from './devices/rules/preview-service.ts';
 import { createDevicesFeature } from './devices/feature.ts';
 import { EventBus } from './events/bus.ts';
 import { startFeatures, stopFeatures, type Feature } from './features.ts';
@@ -46,6 +47,8 @@ export interface GatewayOptions {
   /** The process logger (gateway-process.ts: JSON lines with secrets redacted); default: silent. */
   logger?: Logger;
   hubOptions?: Partial<HubOptions>;
+  /** Rule previews at once, per account and in all (default DEFAULT_PREVIEW_LIMITS). */
+  previewLimits?: PreviewLimits;
   /** Folder of the built dashboard; default web/dist when it exists. */
   webRoot?: string | null;
 }
@@ -83,14 +86,14 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const settings = createSettingsFeature(ctx);
   const usersFeature = createUsersFeature(ctx, { auth });
   const realtime = createRealtimeFeature(ctx, { auth, hubOptions: options.hubOptions });
-  const devices = createDevicesFeature(ctx, { hub: realtime.hub });
+  const devices = createDevicesFeature(ctx, { hub: realtime.hub, previewLimits: options.previewLimits });
   const alerts = createAlertsFeature(ctx);
   const lifecycle = createLifecycleFeature(ctx);
   const analytics = createAnalyticsFeature(ctx);
   const sensors = createSensorsFeature(ctx);
   const listDevices = () => devices.repo.list();
   const mqtt = createMqttFeature(ctx, { control: devices.control, listDevices, snapshot: () => sensors.sampler.snapshot() });
-  const metrics = createMetricsFeature(ctx, { sampler: sensors.sampler, listDevices, alerts: alerts.service, mqttStatus: mqtt.status });
+  const metrics = createMetricsFeature(ctx, { sampler: sensors.sampler, listDevices, alerts: alerts.service, mqttStatus: mqtt.status, previews: () => devices.preview.counts() });
   const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status });
   const simulator = createSimulatorFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every

@@ -11,8 +11,7 @@ import { DevicesRepo } from './devices-repo.ts';
 import { QuickActions } from './quick-actions.ts';
 import { deviceRoutes } from './routes.ts';
 import { AutomationRunner } from './rules/automation-runner.ts';
-import { PreviewService } from './rules/preview-service.ts';
-import { RecordedHistory } from './rules/recorded-history.ts';
+import { PreviewService, type PreviewLimits } from './rules/preview-service.ts';
 import { scheduleChecker, siteOf } from './rules/site.ts';
 import { SafetySupervisor } from './safety/safety-supervisor.ts';
 import { asWired } from './safety/wiring.ts';
@@ -24,10 +23,12 @@ export interface DevicesFeature extends Feature {
   registry: DeviceRegistry;
   safety: SafetySupervisor;
   automation: AutomationRunner;
+  /** Rule previews on worker threads: counts for /api/metrics. */
+  preview: PreviewService;
 }
 
 /** Devices and automation: the registry, the one control path, safety interlocks and the rule runner. */
-export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }): DevicesFeature {
+export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; previewLimits?: PreviewLimits }): DevicesFeature {
   const { config, clock, bus, settings, hardware } = ctx;
   const logger = featureLogger(ctx, 'devices');
   const greenhouseId = config.greenhouseId;
@@ -60,7 +61,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
   const registry = new DeviceRegistry({ repo, control, bus, clock, checkSchedule });
   const quickActions = new QuickActions({ repo, registry, control, settings, latestSnapshot: () => latestSnapshot, clock });
   const automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site });
-  const preview = new PreviewService({ repo, history: new RecordedHistory(ctx.database.sqlite, greenhouseId), settings, clock, site, checkSchedule });
+  const preview = new PreviewService({ repo, settings, clock, site, checkSchedule, dbPath: ctx.database.path, greenhouseId, limits: uses.previewLimits });
   registerDeviceControlCommand(uses.hub, control, ctx.resolveGreenhouse);
 
   let offSnapshot: (() => void) | null = null;
@@ -71,6 +72,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
     registry,
     safety,
     automation,
+    preview,
     async registerRoutes(api) {
       await api.register(deviceRoutes, { prefix: '/devices', repo, registry, control, quickActions, preview });
     },
@@ -85,6 +87,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
     },
     async stop() {
       offSnapshot?.();
+      await preview.stop();
       await automation.stop();
       safety.stop();
       await control.idle();

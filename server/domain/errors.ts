@@ -12,7 +12,9 @@ export type DomainErrorKind =
   /** A safety rule refuses it (pump lockout, interlock, cut-off). */
   | 'refused_by_safety'
   /** The hardware cannot do it right now (an output missing or not answering). */
-  | 'unavailable';
+  | 'unavailable'
+  /** Too much of this work is running already (heavy reads capped per account and in all); retry shortly. */
+  | 'busy';
 
 export class DomainError extends Error {
   constructor(
@@ -31,6 +33,7 @@ export const notFound = (message: string) => new DomainError('not_found', messag
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const refusedBySafety = (message: string) => new DomainError('refused_by_safety', message);
 export const unavailable = (message: string) => new DomainError('unavailable', message);
+export const busy = (message: string) => new DomainError('busy', message);
 
 /** A refusal the caller should expect and retry later (rules ask again next tick), not a failure. */
 export function isRefusal(err: unknown): err is DomainError {
