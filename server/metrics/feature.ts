@@ -18,6 +18,8 @@ export interface MetricsUses {
   alerts: Pick<AlertService, 'stats'>;
   mqttStatus: () => MqttStatus;
   previews: () => PreviewCounts;
+  /** MQTT input dropped by reason, or null while the bridge is off. */
+  mqttInputDropped: () => Readonly<Record<string, number>> | null;
 }
 
 async function metricsRoutes(app: FastifyInstance, options: { metrics: GatewayMetrics }): Promise<void> {
@@ -43,6 +45,7 @@ export function createMetricsFeature(ctx: AppContext, uses: MetricsUses): Metric
     alertStats: () => uses.alerts.stats(),
     mqttStatus: uses.mqttStatus,
     previews: uses.previews,
+    mqttInputDropped: uses.mqttInputDropped,
   });
   const offs: Array<() => void> = [];
   return {

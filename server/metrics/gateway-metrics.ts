@@ -21,6 +21,7 @@ export interface MetricsSources {
   alertStats: () => AlertStats;
   mqttStatus: () => MqttStatus;
   previews: () => PreviewCounts;
+  mqttInputDropped: () => Readonly<Record<string, number>> | null;
 }
 
 /** HTTP latencies from a LAN request (~1 ms) to a CSV export (seconds). */
@@ -168,6 +169,16 @@ export class GatewayMetrics {
     mqtt('greenhouse_mqtt_connected', '1 while the MQTT bridge is connected to its broker (absent: bridge off)', (s) => (s.state === 'connected' ? 1 : 0));
     mqtt('greenhouse_mqtt_queued_messages', 'Messages waiting for the MQTT broker', (s) => s.queued);
     mqtt('greenhouse_mqtt_dropped_messages', 'Events dropped by the MQTT queue cap since start', (s) => s.dropped);
+    new Gauge({
+      name: 'greenhouse_mqtt_input_dropped',
+      help: 'MQTT input dropped since start by reason: oversized (a payload past its cap), rate (a flood past the per-device or total rate) (absent: bridge off)',
+      labelNames: ['reason'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [reason, count] of Object.entries(sources.mqttInputDropped() ?? {})) this.set({ reason }, count);
+      },
+    });
     new Gauge({
       name: 'greenhouse_rule_previews_running',
       help: 'Rule previews running now, each on a worker thread',
