@@ -8,6 +8,8 @@
 // real Mosquitto. Printed side by side with the quota/full ratio.
 //
 //   npx tsx bench/pi-core.bench.ts      BENCH_DAYS=2 for a shorter history, BENCH_IDLE_S for the idle window
+//   BENCH_ONLY=history                   history reads and six Last Week loads only (no idle, previews, export, MQTT)
+//   BENCH_CPU_PROF=<dir>                 the gateway writes a V8 .cpuprofile there when it stops (where the time goes)
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +31,8 @@ const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 60);
 const BIRTHS = Number(process.env.BENCH_MQTT_BIRTHS ?? 5_000);
 const JUNK_COMMANDS = Number(process.env.BENCH_MQTT_JUNK ?? 1_000);
 const JUNK_BYTES = 4_096;
+const ONLY_HISTORY = process.env.BENCH_ONLY === 'history';
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 const DAY_S = 86_400;
 const MB = 1e6;
 
@@ -62,7 +66,7 @@ interface Gateway {
 
 async function startGateway(dataDir: string, brokerUrl: string, quota: CpuQuota | null): Promise<Gateway> {
   const port = await freePort();
-  const command = [process.execPath, SERVER_ENTRY];
+  const command = [process.execPath, ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []), SERVER_ENTRY];
   const argv = quota ? quota.wrap(command) : command;
   const started = performance.now();
   const child = spawn(argv[0]!, argv.slice(1), {
@@ -187,77 +191,89 @@ async function runOnce(template: string, broker: Broker, quota: CpuQuota | null)
     const http = httpClient(gateway.url);
     const token = await signUp(http, dataDir);
 
-    // The daily backup runs a minute after start: its bytes are a figure of their own (once a day),
-    // then the idle window at the default interval: CPU, RSS and bytes written, extrapolated to a day.
-    const writtenAtStart = writeBytes(gateway.pid);
-    const backups = join(dataDir, 'backups');
-    const backupDeadline = Date.now() + 600_000;
-    while (Date.now() < backupDeadline && !(existsSync(backups) && readdirSync(backups).some((f) => f.endsWith('.db')))) await sleep(500);
-    await sleep(5_000);
-    figures['daily backup written MB'] = (writeBytes(gateway.pid) - writtenAtStart) / MB;
-    const before = sampleProc(gateway.pid);
-    const writtenBefore = writeBytes(gateway.pid);
-    const idleStarted = performance.now();
-    await sleep(IDLE_S * 1000);
-    const idleS = (performance.now() - idleStarted) / 1000;
-    const after = sampleProc(gateway.pid);
-    figures['idle CPU % of a core'] = ((after.cpuSeconds - before.cpuSeconds) / idleS) * 100;
-    figures['idle RSS MB'] = after.rssBytes / 2 ** 20;
-    figures['written per day MB'] = ((writeBytes(gateway.pid) - writtenBefore) / idleS) * DAY_S / MB;
-
-    await getOk(gateway.url, '/api/sensors/historical/default?hours=168', token); // warm-up, as an open dashboard
-    figures['historical 1 h ms'] = await timeGet(gateway.url, '/api/sensors/historical/default?hours=1', token, 5);
-    figures['historical 168 h ms'] = await timeGet(gateway.url, '/api/sensors/historical/default?hours=168', token, 5);
-
-    const lastWeek = await withinLoop(http, token, async () => {
-      await Promise.all(
-        Array.from({ length: 6 }, async () => {
-          for (const call of ['historical', 'stats', 'hourly']) await getOk(gateway.url, `/api/sensors/${call}/default?hours=168`, token);
-        }),
-      );
-    });
-    figures['six Last Week: loop max ms'] = lastWeek.loopMs;
-    figures['six Last Week: wall ms'] = lastWeek.wallMs;
-
-    const devices = (await http.get('/api/devices/default', token)).body.data as Array<{ deviceId: string }>;
-    const previews = await withinLoop(http, token, async () => {
-      const results = await Promise.all(
-        [0, 1].map(() => http.post(`/api/devices/${devices[0]!.deviceId}/automation/preview`, { automationRules: { temperatureHigh: 24 }, hours: 168 }, token)),
-      );
-      for (const r of results) if (r.status !== 200) throw new Error(`preview: ${r.status} ${JSON.stringify(r.body)}`);
-    });
-    figures['two 168 h previews: loop max ms'] = previews.loopMs;
-    figures['two 168 h previews: wall ms'] = previews.wallMs;
-
-    let exportBytes = 0;
-    const exported = await withinLoop(http, token, async () => {
-      exportBytes = await getOk(gateway.url, '/api/analytics/export/default?hours=168', token);
-    });
-    figures['168 h export: loop max ms'] = exported.loopMs;
-    figures['168 h export: wall ms'] = exported.wallMs;
-    figures['168 h export MB'] = exportBytes / MB;
-
-    let peakRss = 0;
-    const rssPoll = setInterval(() => (peakRss = Math.max(peakRss, sampleProc(gateway.pid).rssBytes)), 100);
-    let burst = { sentBytes: 0, repliedBytes: 0 };
-    const mqttRun = await withinLoop(http, token, async () => {
-      burst = await mqttBurst(broker, devices.map((d) => d.deviceId));
-    });
-    clearInterval(rssPoll);
-    figures['MQTT burst: loop max ms'] = mqttRun.loopMs;
-    figures['MQTT burst: wall ms'] = mqttRun.wallMs;
-    figures['MQTT burst: replies / commands bytes'] = burst.repliedBytes / burst.sentBytes;
-    figures['MQTT burst: peak RSS MB'] = peakRss / 2 ** 20;
-    const metrics = String((await http.get('/api/metrics', token)).body);
-    for (const line of metrics.split('\n').filter((l) => /^greenhouse_mqtt_(dropped_input|input_dropped)/.test(l))) {
-      figures[`metric ${line.split(' ')[0]}`] = Number(line.split(' ').pop());
-    }
+    if (!ONLY_HISTORY) await idleFigures(gateway.pid, dataDir, figures);
+    await historyFigures(gateway.url, http, token, figures);
+    if (!ONLY_HISTORY) await heavyFigures(gateway.pid, gateway.url, http, token, broker, figures);
     if (quota) figures['throttled by the quota s'] = quota.throttledMs() / 1000;
   } finally {
     await gateway.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
   return figures;
+}
+
+async function idleFigures(pid: number, dataDir: string, figures: Figures): Promise<void> {
+  // The daily backup runs a minute after start: its bytes are a figure of their own (once a day),
+  // then the idle window at the default interval: CPU, RSS and bytes written, extrapolated to a day.
+  const writtenAtStart = writeBytes(pid);
+  const backups = join(dataDir, 'backups');
+  const backupDeadline = Date.now() + 600_000;
+  while (Date.now() < backupDeadline && !(existsSync(backups) && readdirSync(backups).some((f) => f.endsWith('.db')))) await sleep(500);
+  await sleep(5_000);
+  figures['daily backup written MB'] = (writeBytes(pid) - writtenAtStart) / MB;
+  const before = sampleProc(pid);
+  const writtenBefore = writeBytes(pid);
+  const idleStarted = performance.now();
+  await sleep(IDLE_S * 1000);
+  const idleS = (performance.now() - idleStarted) / 1000;
+  const after = sampleProc(pid);
+  figures['idle CPU % of a core'] = ((after.cpuSeconds - before.cpuSeconds) / idleS) * 100;
+  figures['idle RSS MB'] = after.rssBytes / 2 ** 20;
+  figures['written per day MB'] = ((writeBytes(pid) - writtenBefore) / idleS) * DAY_S / MB;
+}
+
+async function historyFigures(url: string, http: HttpClient, token: string, figures: Figures): Promise<void> {
+
+  await getOk(url, '/api/sensors/historical/default?hours=168', token); // warm-up, as an open dashboard
+  figures['historical 1 h ms'] = await timeGet(url, '/api/sensors/historical/default?hours=1', token, 5);
+  figures['historical 168 h ms'] = await timeGet(url, '/api/sensors/historical/default?hours=168', token, 5);
+
+  const lastWeek = await withinLoop(http, token, async () => {
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        for (const call of ['historical', 'stats', 'hourly']) await getOk(url, `/api/sensors/${call}/default?hours=168`, token);
+      }),
+    );
+  });
+  figures['six Last Week: loop max ms'] = lastWeek.loopMs;
+  figures['six Last Week: wall ms'] = lastWeek.wallMs;
+}
+
+async function heavyFigures(pid: number, url: string, http: HttpClient, token: string, broker: Broker, figures: Figures): Promise<void> {
+
+  const devices = (await http.get('/api/devices/default', token)).body.data as Array<{ deviceId: string }>;
+  const previews = await withinLoop(http, token, async () => {
+    const results = await Promise.all(
+      [0, 1].map(() => http.post(`/api/devices/${devices[0]!.deviceId}/automation/preview`, { automationRules: { temperatureHigh: 24 }, hours: 168 }, token)),
+    );
+    for (const r of results) if (r.status !== 200) throw new Error(`preview: ${r.status} ${JSON.stringify(r.body)}`);
+  });
+  figures['two 168 h previews: loop max ms'] = previews.loopMs;
+  figures['two 168 h previews: wall ms'] = previews.wallMs;
+
+  let exportBytes = 0;
+  const exported = await withinLoop(http, token, async () => {
+    exportBytes = await getOk(url, '/api/analytics/export/default?hours=168', token);
+  });
+  figures['168 h export: loop max ms'] = exported.loopMs;
+  figures['168 h export: wall ms'] = exported.wallMs;
+  figures['168 h export MB'] = exportBytes / MB;
+
+  let peakRss = 0;
+  const rssPoll = setInterval(() => (peakRss = Math.max(peakRss, sampleProc(pid).rssBytes)), 100);
+  let burst = { sentBytes: 0, repliedBytes: 0 };
+  const mqttRun = await withinLoop(http, token, async () => {
+    burst = await mqttBurst(broker, devices.map((d) => d.deviceId));
+  });
+  clearInterval(rssPoll);
+  figures['MQTT burst: loop max ms'] = mqttRun.loopMs;
+  figures['MQTT burst: wall ms'] = mqttRun.wallMs;
+  figures['MQTT burst: replies / commands bytes'] = burst.repliedBytes / burst.sentBytes;
+  figures['MQTT burst: peak RSS MB'] = peakRss / 2 ** 20;
+  const metrics = String((await http.get('/api/metrics', token)).body);
+  for (const line of metrics.split('\n').filter((l) => /^greenhouse_mqtt_(dropped_input|input_dropped)/.test(l))) {
+    figures[`metric ${line.split(' ')[0]}`] = Number(line.split(' ').pop());
+  }
 }
 
 await buildServerIfStale();
