@@ -16,6 +16,7 @@ import type { Config } from './config/schema.ts';
 import type { AppContext, GatewayHardware } from './context.ts';
 import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import type { ControlService } from './devices/control-service.ts';
+import type { BatchedTicks } from './sensors/batched-ticks.ts';
 import type { PreviewLimits } from './devices/rules/preview-service.ts';
 import { createDevicesFeature } from './devices/feature.ts';
 import { EventBus } from './events/bus.ts';
@@ -64,6 +65,8 @@ export interface Gateway extends AppContext {
   control: ControlService;
   /** The sampling loop: snapshot() of the newest values, lastSampleAt(sensorType), health(). */
   sampler: SamplingLoop;
+  /** The sampler's ticks waiting for their once-a-minute commit (`flush()` commits now). */
+  batches: BatchedTicks;
   /** http://host:port once started. */
   url: string;
   start(): Promise<void>;
@@ -113,6 +116,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     hub: realtime.hub,
     control: devices.control,
     sampler: sensors.sampler,
+    batches: sensors.batches,
     url: '',
     async start() {
       await startFeatures(features, log);
