@@ -45,7 +45,10 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
         batches.flush();
         return catchUp.whenCurrent();
       };
-      await api.register(sensorRoutes, { prefix: '/sensors', repo, latest: (id) => batches.latest(id), clock, historyReady, ppfdPerLux: ctx.config.light.ppfdPerLux });
+      // Any write on the gateway's connection (total_changes) or another's (data_version) is a new version.
+      const versions = ctx.database.sqlite.prepare('SELECT total_changes()').pluck();
+      const dataVersion = () => (versions.get() as number) * 1_000 + (ctx.database.sqlite.pragma('data_version', { simple: true }) as number);
+      await api.register(sensorRoutes, { prefix: '/sensors', repo, latest: (id) => batches.latest(id), clock, historyReady, dataVersion, ppfdPerLux: ctx.config.light.ppfdPerLux });
     },
     start: () => {
       // Rollups catch up in the background (a restored database); history requests wait for them.

@@ -60,6 +60,14 @@ describe('batched readings', () => {
     expect(history.status).toBe(200);
     expect(gw.batches.pendingRows).toBe(0);
     expect(stored()).toBe(countBefore + held);
+
+    // A kept answer is served again only while nothing was committed since.
+    const points = (body: { data: Array<{ sensorType: string }> }) => body.data.filter((r) => r.sensorType === 'DHT11').length;
+    const again = await http.get('/api/sensors/historical/default?hours=1', token);
+    expect(again.body).toEqual(history.body);
+    await tick(1);
+    const after = await http.get('/api/sensors/historical/default?hours=1', token);
+    expect(points(after.body)).toBe(points(history.body) + 1);
   });
 
   it('commits the batch on a clean stop', async () => {
