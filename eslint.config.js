@@ -27,6 +27,17 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
+    // The shared catalogue and constants: imported as values by server/, drivers/ and web/, so it
+    // depends on none of them and on no package (it runs in the browser too).
+    files: ['common/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrict(
+        { group: ['**/server/**', '**/drivers/**', '**/web/**'], message: 'common/ imports nothing from server/, drivers/ or web/.' },
+        { group: ['*', '!./*', '!../common/*'], message: 'common/ is dependency-free: no packages.' },
+      ),
+    },
+  },
+  {
     // Hardware knows nothing of the gateway or the dashboard.
     files: ['drivers/**/*.ts'],
     rules: {

@@ -1,3 +1,5 @@
+import type { QuantityKey, SensorKind } from '../common/catalogue.ts';
+
 /**
  * What the rest of the gateway sees of the hardware. The server codes against these interfaces only;
  * the real drivers (drivers/rpi) and the simulator (drivers/simulator) both implement them.
@@ -28,6 +30,30 @@ export interface WaterLevelSensor {
   readLevelCm(): Promise<number>;
 }
 
+/** What one sensor instance measured in one read, keyed by quantity (only the kind's quantities). */
+export type QuantityValues = Partial<Record<QuantityKey, number>>;
+
+/**
+ * One configured sensor (config `sensors.instances`), whatever its kind. drivers/rpi builds one per
+ * instance with its kind's driver; the simulator builds one per instance over its model.
+ */
+export interface SensorInstanceDriver {
+  readonly sensorId: string;
+  readonly kind: SensorKind;
+  readonly name: string;
+  /** What it measures: its kind's quantities (common/catalogue.ts SENSOR_KINDS). */
+  readonly quantities: readonly QuantityKey[];
+  /**
+   * Reads once. Rejects with SensorReadError on any failure (no answer, timeout, a bad CRC included):
+   * a failed read never yields a value. The values are finite numbers in the catalogue's units.
+   */
+  read(): Promise<QuantityValues>;
+  /** Waits before each retry within one sampling tick; empty = one attempt per tick. */
+  readonly retryDelaysMs: readonly number[];
+  /** An identical answer within this window of the last fresh one is a driver's cache, not a reading. */
+  readonly cacheWindowMs: number;
+}
+
 export interface SwitchOutput {
   readonly outputId: string;
   readonly kind: 'relay' | 'servo';
@@ -39,6 +65,8 @@ export interface DriverStatus {
   name: string;
   available: boolean;
   reason: string | null;
+  /** Failed transfers on the driver's bus since start (drivers that count them: drivers/rpi/reprobe.ts). */
+  busErrors?: number;
 }
 
 export interface Hardware {

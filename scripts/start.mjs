@@ -25,13 +25,13 @@ export function newestMtimeMs(paths) {
 }
 
 /** What dist/server/main.js is built from: a newer file here makes it stale. */
-export const SERVER_SOURCES = ['server', 'drivers', 'package.json', 'scripts/build-server.mjs'];
+export const SERVER_SOURCES = ['server', 'drivers', 'common', 'package.json', 'scripts/build-server.mjs'];
 
 /** Why a build is needed (missing or stale output), or null when the outputs are current. */
 export function buildReason(dir = root) {
   const outputs = [
     { output: join(dir, 'dist', 'server', 'main.js'), sources: SERVER_SOURCES },
-    { output: join(dir, 'web', 'dist', 'index.html'), sources: ['web/src', 'web/index.html', 'web/public', 'vite.config.ts'] },
+    { output: join(dir, 'web', 'dist', 'index.html'), sources: ['web/src', 'common', 'web/index.html', 'web/public', 'vite.config.ts'] },
   ];
   for (const { output, sources } of outputs) {
     if (!existsSync(output)) return `no ${output.slice(dir.length + 1)}`;

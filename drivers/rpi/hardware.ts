@@ -1,7 +1,9 @@
 import type { Clock } from '../clock.ts';
 import { noLog, type Log, type OutputOptions, type SensorsOptions } from '../options.ts';
-import type { DriverStatus, Hardware, SwitchOutput } from '../types.ts';
-import { Ads1115, AdsLightSensor, AdsSoilSensor } from './ads1115.ts';
+import type { DriverStatus, Hardware, LightSensor, SoilMoistureSensor, SwitchOutput } from '../types.ts';
+import { Ads1115 } from './ads1115.ts';
+import { reprobedAdsSensors } from './reprobe-ads1115.ts';
+import { Reprobe } from './reprobe.ts';
 import { isRaspberryPi5, readBoardModel } from './board.ts';
 import { Dht11Sensor } from './dht11.ts';
 import { lookUpGpioBase } from './gpio-base.ts';
@@ -67,6 +69,8 @@ export async function createRaspberryPiHardware(
   const log = options.log ?? noLog;
   const statuses: DriverStatus[] = [];
   const ok = (name: string) => statuses.push({ name, available: true, reason: null });
+  // Drivers whose state changes while the gateway runs (a sensor that comes back).
+  const dynamicStatus: Array<() => DriverStatus> = [];
   const unavailable = (name: string, reason: string) => {
     statuses.push({ name, available: false, reason });
     log('warn', `driver ${name} unavailable: ${reason}`);
@@ -149,15 +153,23 @@ export async function createRaspberryPiHardware(
     }
   }
 
-  let adc: Ads1115 | null = null;
-  let light: AdsLightSensor | null = null;
-  let soil: AdsSoilSensor | null = null;
+  // The ADS1115: a chip missing at boot or lost later is probed again with back-off (reprobe.ts).
+  let adc: Reprobe<Ads1115> | null = null;
+  let light: LightSensor | null = null;
+  let soil: SoilMoistureSensor | null = null;
   const ads = options.sensors.ads1115;
   try {
-    adc = await Ads1115.open({ Ads1x15: await deps.loadAds1x15(), bus: ads.bus, address: ads.address });
-    light = new AdsLightSensor({ adc, channel: ads.ldrChannel, curve: ads.lightCurve });
-    soil = new AdsSoilSensor({ adc, channel: ads.soilChannel, calibration: { dryRaw: ads.soilDryRaw, wetRaw: ads.soilWetRaw } });
-    ok('ads1115');
+    const Ads1x15 = await deps.loadAds1x15();
+    adc = new Reprobe({
+      name: 'ads1115',
+      open: () => Ads1115.open({ Ads1x15, bus: ads.bus, address: ads.address }),
+      close: (device) => device.close(),
+      clock: options.clock,
+      log,
+    });
+    ({ light, soil } = reprobedAdsSensors(adc, ads));
+    await adc.start();
+    dynamicStatus.push(() => adc!.status());
   } catch (err) {
     unavailable('ads1115', `ads1x15/i2c-bus: ${message(err)}`);
   }
@@ -184,7 +196,7 @@ export async function createRaspberryPiHardware(
     soil,
     waterLevel,
     outputs,
-    status: () => statuses.map((s) => ({ ...s })),
+    status: () => [...statuses.map((s) => ({ ...s })), ...dynamicStatus.map((status) => status())],
     safeState,
     async close() {
       await safeState().catch((err) => log('error', message(err)));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Value from 'typebox/value';
 import { ConfigSchema, wiredTypeOf, type Config, type WiredOutput } from './schema.ts';
+import { checkSensorInstances, resolveSensorInstances, type SensorInstanceConfig } from './sensor-instances.ts';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -27,6 +28,8 @@ const ENV_KEYS: Array<{ env: string; key: keyof Config; parse: (raw: string) => 
 export interface ResolvedConfig extends Omit<Config, 'outputs'> {
   demo: boolean;
   outputs: WiredOutput[];
+  /** Every sensor to read: `sensors.instances`, or the legacy keys as one instance each. */
+  sensorInstances: SensorInstanceConfig[];
 }
 
 /**
@@ -62,12 +65,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
 
   const withDefaults = Value.Default(ConfigSchema, Value.Clone(raw)) as Config;
   for (const error of schemaErrors(withDefaults)) problems.push(describe(error.instancePath, error.message, withDefaults));
-  problems.push(...checkWiring(withDefaults), ...checkMqtt(withDefaults));
+  problems.push(...checkWiring(withDefaults), ...checkMqtt(withDefaults), ...checkSensorInstances(withDefaults.sensors?.instances));
   if (problems.length > 0) throw new ConfigError(problems);
 
   // Every output carries its wired type from here on: binding and safety read only that.
   const outputs: WiredOutput[] = withDefaults.outputs.map((output) => ({ ...output, type: wiredTypeOf(output)! }));
-  return { ...withDefaults, outputs, demo: withDefaults.demo ?? withDefaults.hardware === 'simulator' };
+  return { ...withDefaults, outputs, sensorInstances: resolveSensorInstances(withDefaults.sensors), demo: withDefaults.demo ?? withDefaults.hardware === 'simulator' };
 }
 
 type SchemaError = { keyword: string; schemaPath: string; instancePath: string; params: Record<string, unknown>; message: string };

@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { SafeText } from '../contract/common.ts';
 import { DeviceType } from '../contract/device.ts';
+import { SensorInstanceEntrySchema, type SensorInstanceEntry } from './sensor-instances.ts';
 
 const Pin = Type.Integer({ minimum: 0, maximum: 27, description: 'BCM GPIO number' });
 
@@ -106,6 +107,11 @@ export const ConfigSchema = Type.Object({
   ),
   sensors: Type.Object(
     {
+      /**
+       * Every sensor the gateway reads, by kind (server/config/sensor-instances.ts). When set it is the
+       * whole list and the keys below are ignored; when unset they become one instance each.
+       */
+      instances: Type.Optional(Type.Unsafe<SensorInstanceEntry[]>(Type.Array(SensorInstanceEntrySchema, { maxItems: 64 }))),
       dht11: Type.Object({ pin: Pin }, { default: { pin: 4 } }),
       ads1115: Type.Object(
         {
@@ -162,6 +168,18 @@ export const ConfigSchema = Type.Object({
       timeScale: Type.Number({ minimum: 0.001, maximum: 100000, default: 1 }),
       /** Simulated clock start (ISO-8601); default: now. */
       startAt: Type.Optional(Type.String({ format: 'date-time' })),
+    },
+    { default: {} },
+  ),
+  /**
+   * Whether the wall clock is trusted (docs/hardware.md, "Time without a clock"): `check` waits for
+   * systemd-timesyncd's marker, `assume` trusts the clock as it is. Default: `check` on a Raspberry Pi
+   * (no real-time clock), `assume` in simulator mode.
+   */
+  clockSync: Type.Object(
+    {
+      mode: Type.Optional(Type.Union([Type.Literal('check'), Type.Literal('assume')])),
+      markerPath: Type.String({ minLength: 1, default: '/run/systemd/timesync/synchronized' }),
     },
     { default: {} },
   ),

@@ -11,7 +11,7 @@ export const FLUSH_EVERY_MS = 60_000;
 export const MAX_PENDING_ROWS = 2_000;
 
 export interface BatchedTicksOptions {
-  repo: Pick<ReadingsRepo, 'insertTick' | 'latest'>;
+  repo: Pick<ReadingsRepo, 'insertTick' | 'latest' | 'lastTakenAtMs'>;
   /** The repository's connection: a batch of ticks is one transaction on it. */
   sqlite: Database.Database;
   clock: Clock;
@@ -96,6 +96,16 @@ export class BatchedTicks {
       }
     }
     return [...newest.values()];
+  }
+
+  /** When the newest reading of a sensor was taken, the batch included. */
+  lastTakenAtMs(greenhouseId: string, sensorType: SensorType): number | null {
+    let newest = this.#options.repo.lastTakenAtMs(greenhouseId, sensorType);
+    for (const tick of this.#pending) {
+      if (tick.greenhouseId !== greenhouseId) continue;
+      for (const row of tick.rows) if (row.sensorType === sensorType && (newest === null || row.takenAtMs > newest)) newest = row.takenAtMs;
+    }
+    return newest;
   }
 
   /** Commits the held ticks now. A failed commit keeps them for the next try (up to the bound). */
