@@ -1,5 +1,6 @@
 // Rule previews on a worker thread: the replay of a week of 1 Hz readings runs off the event loop, is
 // capped per account and in all (429), and its worker is terminated when the client goes away.
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../drivers/clock.ts';
 import { runPreviewJob } from '../../server/devices/rules/preview-job.ts';
@@ -24,6 +25,13 @@ function* week(): Generator<SeedReading> {
     yield { takenAtMs, sensorType: 'DHT11', temperatureC: 20 + 6 * Math.sin((s * 2 * Math.PI) / 86_400), humidityPct: 60 };
   }
 }
+
+/** The nice value of a thread (/proc/<task>/stat, field 19, after the parenthesised name). */
+function niceOf(task: string): number {
+  const stat = readFileSync(`/proc/${task}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
+const threadNices = () => readdirSync('/proc/self/task').map((tid) => niceOf(`self/task/${tid}`));
 
 async function metric(name: string, labels = ''): Promise<number> {
   const text = String((await http.get('/api/metrics', admin)).body);
@@ -67,6 +75,9 @@ describe('rule previews on a worker thread', () => {
     await until(running, 1);
     // The event loop is free meanwhile: a request is served while the worker replays.
     expect((await http.get('/api/health')).status).toBe(200);
+    // And the worker's thread runs behind the main thread (nice 19), so it only takes what the main thread leaves.
+    await until(async () => (threadNices().includes(19) ? 1 : 0), 1);
+    expect(niceOf('self')).toBe(0);
     const res = await answer;
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: { switches: number; onSeconds: number } };

@@ -6,6 +6,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { runPreviewJob, type PreviewJob } from './preview-job.ts';
 import { RecordedHistory } from './recorded-history.ts';
+import { runAsBackgroundThread } from '../../db/worker-priority.ts';
+
+// Behind the main thread's sampling, rules and requests on a Pi core.
+runAsBackgroundThread();
 
 const { dbPath, greenhouseId, job } = workerData as { dbPath: string; greenhouseId: string; job: PreviewJob };
 
