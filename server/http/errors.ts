@@ -24,6 +24,7 @@ const STATUS_OF_DOMAIN_ERROR: Record<DomainErrorKind, number> = {
   // design.md: a safety refusal is a 409 with a message saying why.
   refused_by_safety: 409,
   unavailable: 503,
+  busy: 429,
 };
 
 /** An error turned into what a client may see: its status, message and field (or null for a 5xx). */

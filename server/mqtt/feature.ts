@@ -10,11 +10,14 @@ import type { Feature } from '../features.ts';
 import { MqttBridge } from './bridge.ts';
 import { MqttConnection, type ConnectFn } from './connection.ts';
 import { Discovery } from './discovery.ts';
+import type { DropReason } from './input-guard.ts';
 import { Topics } from './topics.ts';
 
 export interface MqttFeature extends Feature {
   /** The bridge as /api/health and Settings > System show it. */
   status(): MqttStatus;
+  /** MQTT input dropped since start by reason (oversized, rate), or null while the bridge is off. */
+  inputDropped(): Readonly<Record<DropReason, number>> | null;
 }
 
 export interface MqttUses {
@@ -67,9 +70,13 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
         commandsReceived: bridge.commandsReceived,
       };
     },
+    inputDropped() {
+      return bridge?.inputDropped ?? null;
+    },
     async start() {
       if (mqtt.url === undefined) return;
       const connect = uses.connect ?? (await import('mqtt')).connect;
+      const timers = uses.timers ?? new SystemClock();
       connection = new MqttConnection({
         url: mqtt.url,
         username: mqtt.username,
@@ -78,7 +85,7 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
         statusTopic: topics.status,
         eventLimit: mqtt.queueLimit,
         connect,
-        timers: uses.timers ?? new SystemClock(),
+        timers,
         logger,
       });
       const discovery = mqtt.homeAssistant.discovery
@@ -102,6 +109,7 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
         listDevices: uses.listDevices,
         snapshot: uses.snapshot,
         logger,
+        timers,
       });
       bridge.start();
       connection.open();
