@@ -20,7 +20,7 @@ import { buildServerIfStale, SERVER_ENTRY } from '../scripts/build-server.mjs';
 import { openDatabase } from '../server/db/open.ts';
 import { RollupWriter } from '../server/history/rollup-writer.ts';
 import { httpClient, type HttpClient } from '../tests/support/http.ts';
-import { startMosquitto, type Broker } from '../tests/support/mosquitto.ts';
+import { GATEWAY_CREDENTIALS, startMosquitto, type Broker } from '../tests/support/mosquitto.ts';
 import { freePort } from '../tests/support/server-process.ts';
 import { createCpuQuota, piCoreAvailable, type CpuQuota } from './cpu-quota.ts';
 import { sampleProc } from './proc-stats.ts';
@@ -77,7 +77,8 @@ async function startGateway(dataDir: string, brokerUrl: string, quota: CpuQuota 
       GREENHOUSE_DATA_DIR: dataDir,
       GREENHOUSE_HARDWARE: 'simulator',
       GREENHOUSE_DEMO: '0',
-      GREENHOUSE_MQTT_URL: brokerUrl,
+      // With credentials (in the url): without them the gateway ignores commands, and the burst ends on an answer.
+      GREENHOUSE_MQTT_URL: brokerUrl.replace('mqtt://', `mqtt://${GATEWAY_CREDENTIALS.username}:${GATEWAY_CREDENTIALS.password}@`),
       LOG_LEVEL: 'warn',
       // As the unit runs it (systemd/greenhouse-gateway.service).
       MALLOC_ARENA_MAX: '2',

@@ -3,11 +3,13 @@ import type { IPublishPacket } from 'mqtt';
 import type { Logger } from 'pino';
 import type { Clock, TimerHandle } from '../../drivers/clock.ts';
 import type { Alert } from '../contract/alert.ts';
+import { isTopicSafeDeviceId } from '../contract/common.ts';
 import type { Device, DeviceType } from '../contract/device.ts';
 import type { SensorSnapshot } from '../contract/reading.ts';
 import type { ControlService } from '../devices/control-service.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Discovery } from './discovery.ts';
+import { ForeignConfigs } from './foreign-configs.ts';
 import { InputGuard, type DropReason, type InputLimits } from './input-guard.ts';
 import { DERIVED_FIELDS, sensorsState } from './quantities.ts';
 import type { MqttConnection } from './connection.ts';
@@ -21,6 +23,8 @@ export interface BridgeDeps {
   greenhouseId: string;
   bus: EventBus;
   control: Pick<ControlService, 'control'>;
+  /** False without broker credentials: `/set` is not even subscribed to (feature.ts, NO_CREDENTIALS). */
+  acceptCommands?: boolean;
   listDevices: () => Device[];
   snapshot: () => SensorSnapshot;
   logger: Logger;
@@ -61,9 +65,18 @@ export class MqttBridge {
   #republish = 0;
   /** The discovery config topics this gateway wants, kept until a device is added or removed. */
   #wantedConfigTopics: Set<string> | null = null;
+  readonly #foreignConfigs: ForeignConfigs;
 
   constructor(deps: BridgeDeps) {
     this.#deps = deps;
+    this.#foreignConfigs = new ForeignConfigs({
+      timers: deps.timers,
+      logger: deps.logger,
+      republish: (topic) => {
+        const ours = this.#lastRetained.get(topic);
+        if (ours !== undefined) deps.connection.push(topic, ours, true);
+      },
+    });
     this.#guard = new InputGuard({ limits: deps.inputLimits, nowMs: () => deps.timers.now(), isKnownDevice: (id) => this.#deviceTypes.has(id) });
   }
 
@@ -103,6 +116,7 @@ export class MqttBridge {
     for (const off of this.#offs.splice(0)) off();
     if (this.#birthTimer) this.#deps.timers.clearTimeout(this.#birthTimer);
     this.#birthTimer = null;
+    this.#foreignConfigs.stop();
     this.#republish++;
   }
 
@@ -110,9 +124,9 @@ export class MqttBridge {
   #onConnect(): void {
     const { connection, topics, discovery } = this.#deps;
     this.#lastRetained.clear();
-    const filters = [topics.commandFilter];
+    const filters = this.#deps.acceptCommands === false ? [] : [topics.commandFilter];
     if (discovery) filters.push(discovery.configFilter, discovery.homeAssistantStatus);
-    connection.subscribe(filters);
+    if (filters.length > 0) connection.subscribe(filters);
     void this.#publishAll();
   }
 
@@ -158,6 +172,8 @@ export class MqttBridge {
 
   #publishDevice(device: Device): void {
     const { topics, discovery } = this.#deps;
+    // An id with a wildcard or a slash (a row from before ids were checked) is skipped (feature.ts).
+    if (!isTopicSafeDeviceId(device.deviceId)) return;
     this.#deviceTypes.set(device.deviceId, device.deviceType);
     // A renamed device gets a new config (unchanged ones are skipped by #retained).
     if (discovery) {
@@ -170,6 +186,7 @@ export class MqttBridge {
   /** An empty retained payload removes the config from Home Assistant and the state from the broker. */
   #clearDevice(deviceId: string): void {
     const { topics, discovery } = this.#deps;
+    if (!isTopicSafeDeviceId(deviceId)) return;
     const deviceType = this.#deviceTypes.get(deviceId);
     this.#deviceTypes.delete(deviceId);
     if (discovery && deviceType) {
@@ -194,8 +211,9 @@ export class MqttBridge {
     const deviceId = topics.commandDeviceId(topic);
     const bytes = packet.payload.length;
     if (deviceId !== null) {
+      if (this.#deps.acceptCommands === false) return;
       // A retained command is ignored before it is counted against the device's rate.
-      if (packet.retain || this.#guard.admitCommand(deviceId, bytes)) this.#onCommand(deviceId, payload, packet.retain);
+      if (packet.retain || this.#guard.admitCommand(deviceId, bytes)) this.#onCommand(deviceId, payload, packet.retain, bytes);
       return;
     }
     if (!discovery) return;
@@ -217,17 +235,23 @@ export class MqttBridge {
     // A retained config of ours that nothing wants any more (a device removed while we were away).
     // VPD and dew point count as wanted even before this run has read them, so they do not flap at start.
     this.#wantedConfigTopics ??= new Set(discovery.configs(this.#deps.listDevices(), new Set(DERIVED_FIELDS)).map((m) => m.topic));
-    if (payload !== '' && !this.#wantedConfigTopics.has(topic)) {
+    if (!this.#wantedConfigTopics.has(topic)) {
+      if (payload === '') return;
       this.#deps.logger.info({ topic }, 'clearing a Home Assistant config for a device that no longer exists');
       this.#deps.connection.push(topic, '', true);
+      return;
     }
+    // One of our topics with a config we did not publish (or an empty one that deletes the entity).
+    const ours = this.#lastRetained.get(topic);
+    if (ours !== undefined && payload !== ours) this.#foreignConfigs.seen(topic, bytes);
   }
 
-  #onCommand(deviceId: string, payload: string, retained: boolean): void {
+  #onCommand(deviceId: string, payload: string, retained: boolean, bytes: number): void {
     const { logger, control, connection, topics } = this.#deps;
     // A retained command would switch the device again at every reconnect: never obey one.
     if (retained) {
-      logger.warn({ deviceId, payload }, 'ignored a retained MQTT command (publish commands without the retain flag)');
+      // Payloads are logged by size only: whoever may publish must not be able to write into the journal.
+      logger.warn({ deviceId, bytes }, 'ignored a retained MQTT command (publish commands without the retain flag)');
       return;
     }
     this.#commandsReceived++;
@@ -252,7 +276,7 @@ export class MqttBridge {
         (result) => answer(true, result.message, result.device.status),
         (err: unknown) => {
           const message = err instanceof Error ? err.message : String(err);
-          logger.warn({ deviceId, payload, reason: message }, 'MQTT command refused');
+          logger.warn({ deviceId, command, reason: message }, 'MQTT command refused');
           // The lock's kind, so an automation on the broker can tell a run budget from a dry tank.
           answer(false, message, undefined, err instanceof DomainError ? err.lock?.kind : undefined);
         },

@@ -9,7 +9,7 @@ import { fakeHardware, fakeOutputs } from '../support/fake-outputs.ts';
 import { fakeSensors } from '../support/fake-sensors.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
-import { startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
+import { GATEWAY_CREDENTIALS, startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
 
 const ID = 'house-limits';
 const ROOT = `greenhouse/${ID}`;
@@ -34,7 +34,7 @@ beforeAll(async () => {
   broker = await startMosquitto();
   sub = await Subscriber.connect(broker.url, [`${ROOT}/#`, 'homeassistant/#']);
   outputs = fakeOutputs(defaultOutputs);
-  gw = await startTestGateway({ greenhouseId: ID, mqtt: { url: broker.url } as never }, { hardware: { ...fakeHardware(outputs), ...fakeSensors().sensors } });
+  gw = await startTestGateway({ greenhouseId: ID, mqtt: { url: broker.url, ...GATEWAY_CREDENTIALS } as never }, { hardware: { ...fakeHardware(outputs), ...fakeSensors().sensors } });
   http = httpClient(gw.url);
   admin = await registerUser(http, { username: 'grower' });
   await sub.next((m) => m.topic === `${ROOT}/status` && m.payload === 'online', 15_000, 'status online');
