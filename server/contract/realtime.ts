@@ -1,5 +1,5 @@
 import type { Alert } from './alert.ts';
-import type { ControlAction, ControlLog, Device, DeviceStatus } from './device.ts';
+import type { ControlAction, ControlLog, Device, DeviceLock, DeviceStatus, StateReason } from './device.ts';
 import type { AllSensorsUpdate, Reading } from './reading.ts';
 import type { PublicUser } from './user.ts';
 
@@ -21,12 +21,14 @@ export interface ServerEvents {
     action: string;
     status: DeviceStatus;
     controlLog: ControlLog | null;
+    stateReason: StateReason | null;
+    locks: DeviceLock[];
   };
   deviceControlled: { greenhouseId: string; device: Device; controlLog: ControlLog | null };
   deviceAdded: Device;
   deviceRemoved: { greenhouseId: string; deviceId: string };
   /** A client message was refused (bad shape, forbidden, conflict); the socket stays open. */
-  error: { message: string; event?: string; status?: number };
+  error: { message: string; event?: string; status?: number; lock?: DeviceLock };
 }
 
 export interface ClientEvents {
@@ -47,6 +49,8 @@ export type ServerMessage = {
 /** Close code for missing, bad or expired authentication (design.md). */
 export const WS_CLOSE_UNAUTHORIZED = 4401;
 /** Closes a socket beyond the per-account cap (design.md, Limits and headers). */
+/** The account is pending an administrator's approval: it may not open the live stream. */
+export const WS_CLOSE_FORBIDDEN = 4403;
 export const WS_CLOSE_TOO_MANY = 4429;
 /** Closes a socket beyond the gateway's total cap: the standard "try again later". */
 export const WS_CLOSE_TRY_AGAIN_LATER = 1013;

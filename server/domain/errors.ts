@@ -16,12 +16,21 @@ export type DomainErrorKind =
   /** Too much of this work is running already (heavy reads capped per account and in all); retry shortly. */
   | 'busy';
 
+/** The lock that refused a switch-on (the wire's DeviceLock; the domain keeps its own copy of the shape). */
+export interface RefusingLock {
+  kind: string;
+  text: string;
+  until?: string;
+}
+
 export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
     /** The field of the request the message is about, for 'invalid'. */
     readonly field?: string,
+    /** For a refused switch-on: the lock that refused it. */
+    readonly lock?: RefusingLock,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -32,6 +41,7 @@ export const invalid = (message: string, field?: string) => new DomainError('inv
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const refusedBySafety = (message: string) => new DomainError('refused_by_safety', message);
+export const refusedByLock = (message: string, lock: RefusingLock) => new DomainError('refused_by_safety', message, undefined, lock);
 export const unavailable = (message: string) => new DomainError('unavailable', message);
 export const busy = (message: string) => new DomainError('busy', message);
 

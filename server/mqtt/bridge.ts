@@ -1,3 +1,4 @@
+import { DomainError } from '../domain/errors.ts';
 import type { IPublishPacket } from 'mqtt';
 import type { Logger } from 'pino';
 import type { Clock, TimerHandle } from '../../drivers/clock.ts';
@@ -234,8 +235,8 @@ export class MqttBridge {
     // The answer names the command word it understood, never echoes the input: junk never comes back
     // larger than it went in (the input guard bounds how many answers a flood gets).
     const command = action ? payload.trim().toUpperCase() : null;
-    const answer = (ok: boolean, message: string, status?: string) =>
-      connection.push(topics.deviceResult(deviceId), JSON.stringify({ command, ok, message, ...(status ? { status } : {}) }), false);
+    const answer = (ok: boolean, message: string, status?: string, lock?: string) =>
+      connection.push(topics.deviceResult(deviceId), JSON.stringify({ command, ok, message, ...(status ? { status } : {}), ...(lock ? { lock } : {}) }), false);
     if (!action) {
       answer(false, 'Unknown command: expected ON, OFF, OPEN or CLOSE');
       return;
@@ -252,7 +253,8 @@ export class MqttBridge {
         (err: unknown) => {
           const message = err instanceof Error ? err.message : String(err);
           logger.warn({ deviceId, payload, reason: message }, 'MQTT command refused');
-          answer(false, message);
+          // The lock's kind, so an automation on the broker can tell a run budget from a dry tank.
+          answer(false, message, undefined, err instanceof DomainError ? err.lock?.kind : undefined);
         },
       )
       .finally(() => this.#pendingCommands--);

@@ -8,6 +8,7 @@ import type { DevicesRepo } from '../devices-repo.ts';
 import type { PreviewJob } from './preview-job.ts';
 import { sensorsFor } from './preview.ts';
 import type { Site } from './schedule.ts';
+import { checkOffAt, mergeRules } from './off-at.ts';
 
 /** Previews running at once: each is a worker thread (its own V8 heap, ~10 MB) and a share of the core. */
 export interface PreviewLimits {
@@ -21,7 +22,8 @@ export interface PreviewServiceDeps {
   repo: DevicesRepo;
   settings: SettingsService;
   clock: Clock;
-  site: Site | null;
+  /** systemSettings.site, read at each preview (changes apply at once). */
+  site: () => Site | null;
   checkSchedule: (schedule: NonNullable<AutomationRules['schedule']>) => void;
   /** The database file the worker opens read-only. */
   dbPath: string;
@@ -97,24 +99,25 @@ export class PreviewService {
   }
 
   #job({ deviceId, changes, hours }: PreviewRequest): PreviewJob {
-    const { repo, settings, clock, site } = this.deps;
+    const { repo, settings, clock } = this.deps;
     const device = repo.find(deviceId);
     if (!device) throw notFound(`Device '${deviceId}' not found`);
     // Unset fields keep the device's own rules, as saving them would.
-    const rules: AutomationRules = { ...device.automationRules, ...changes };
+    const rules: AutomationRules = mergeRules(device.automationRules, changes);
     if (rules.schedule) this.deps.checkSchedule(rules.schedule);
+    checkOffAt(rules);
     const { deviceSettings, systemSettings } = settings.get();
     const toMs = clock.now();
     return {
       deviceId,
-      device: { deviceType: device.deviceType, powerW: device.powerConsumption, sensorLossAction: device.sensorLossAction },
+      device: { deviceType: device.deviceType, powerW: device.powerConsumption, sensorLossAction: device.sensorLossAction, sensorLossDutyPct: device.sensorLossDutyPct },
       rules,
       deviceSettings,
-      site,
+      site: this.deps.site(),
       fromMs: toMs - hours * HOUR_MS,
       toMs,
       tickGapMs: (systemSettings.updateInterval * 1000) / 2,
-      sensors: sensorsFor(rules, deviceSettings.deadband),
+      sensors: sensorsFor(rules, deviceSettings.deadband, device.deviceType),
     };
   }
 

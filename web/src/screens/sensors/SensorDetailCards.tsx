@@ -1,34 +1,37 @@
-// Per-sensor detail cards (spec section 2): each field to one decimal with unit, Status and Last Reading.
-import type { Reading, SensorType } from '../../../../server/contract/reading.ts';
+// Per-sensor detail cards (spec section 2): each field to one decimal with unit, Status and Last
+// Reading. The Status is the sensor's health (online, stale, fault, offline: sensors/sensor-health.ts);
+// values are shown only while it is online.
+import type { SensorType } from '../../../../server/contract/reading.ts';
 import { formatTimestamp } from '../../format.ts';
 import { sensorName } from '../../names.ts';
 import { toUnit, unitSymbol, useTemperatureUnit } from '../../units.ts';
-import { statusOf, type ReadingField } from '../../sensors/readings-view.ts';
+import type { ReadingField } from '../../sensors/readings-view.ts';
+import { useSensorHealth } from '../../sensors/useSensorHealth.ts';
 
-const DETAILS: Array<{ sensorType: SensorType; title: string; fields: Array<{ field: ReadingField; label: string; unit: string }> }> = [
+const DETAILS: Array<{ sensorType: SensorType; fields: Array<{ field: ReadingField; label: string; unit: string }> }> = [
   {
     sensorType: 'DHT11',
-    title: sensorName('DHT11'),
     fields: [
       { field: 'temperature', label: 'Temperature', unit: '°C' },
       { field: 'humidity', label: 'Humidity', unit: '%' },
     ],
   },
-  { sensorType: 'LDR', title: sensorName('LDR'), fields: [{ field: 'lightIntensity', label: 'Light Intensity', unit: 'lux' }] },
-  { sensorType: 'SOIL_MOISTURE', title: sensorName('SOIL_MOISTURE'), fields: [{ field: 'soilMoisture', label: 'Soil Moisture', unit: '%' }] },
+  { sensorType: 'LDR', fields: [{ field: 'lightIntensity', label: 'Light Intensity', unit: 'lux' }] },
+  { sensorType: 'SOIL_MOISTURE', fields: [{ field: 'soilMoisture', label: 'Soil Moisture', unit: '%' }] },
 ];
 
-export function SensorDetailCards({ bySensor, nowMs }: { bySensor: Partial<Record<SensorType, Reading>>; nowMs: number }) {
+export function SensorDetailCards() {
   const temperatureUnit = useTemperatureUnit();
+  const { health, bySensor, trusted } = useSensorHealth();
   return (
     <div className="grid grid-3">
-      {DETAILS.map(({ sensorType, title, fields }) => {
-        const reading = bySensor[sensorType];
-        const status = statusOf(reading, nowMs);
+      {DETAILS.map(({ sensorType, fields }) => {
+        const reading = trusted[sensorType];
+        const status = health[sensorType].state;
+        const lastAt = bySensor[sensorType]?.timestamp;
         return (
           <section key={sensorType} className="card detail-card" data-testid={`sensor-detail-${sensorType}`}>
-            <h3>{title}</h3>
-            <p className="muted detail-code">{sensorType}</p>
+            <h3>{sensorName(sensorType)}</h3>
             <dl>
               {fields.map(({ field, label, unit }) => (
                 <div key={field} style={{ display: 'contents' }}>
@@ -47,7 +50,7 @@ export function SensorDetailCards({ bySensor, nowMs }: { bySensor: Partial<Recor
                 {status}
               </dd>
               <dt>Last Reading</dt>
-              <dd>{reading ? formatTimestamp(reading.timestamp) : 'Never'}</dd>
+              <dd>{lastAt ? formatTimestamp(lastAt) : 'Never'}</dd>
             </dl>
           </section>
         );
