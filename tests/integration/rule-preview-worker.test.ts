@@ -89,7 +89,7 @@ describe('rule previews on a worker thread', () => {
     const inPlace = runPreviewJob(
       {
         deviceId: 'fan-1',
-        device: { deviceType: fan.deviceType, powerW: fan.powerConsumption, sensorLossAction: fan.sensorLossAction, sensorLossDutyPct: fan.sensorLossDutyPct },
+        device: { deviceType: fan.deviceType, powerW: fan.powerConsumption, sensorLossAction: fan.sensorLossAction, sensorLossDutyPct: fan.sensorLossDutyPct ?? null },
         rules: { ...fan.automationRules, temperatureHigh: 24 },
         deviceSettings,
         site: null,

@@ -1,15 +1,15 @@
-import type { AutomationPreview, AutomationRules, DeviceType, SensorLossAction } from '../../contract/device.ts';
+import type { AutomationPreview, AutomationRules } from '../../contract/device.ts';
 import type { SensorType } from '../../contract/reading.ts';
 import type { DeviceSettings } from '../../contract/settings.ts';
 import { isOnStatus } from '../actions.ts';
-import { Replay } from './preview.ts';
+import { Replay, type ReplayInput } from './preview.ts';
 import type { RecordedHistory } from './recorded-history.ts';
 import type { Site } from './schedule.ts';
 
 /** Everything a preview needs besides the database, checked on the main thread; plain data (it crosses to the worker). */
 export interface PreviewJob {
   deviceId: string;
-  device: { deviceType: DeviceType; powerW: number; sensorLossAction: SensorLossAction; sensorLossDutyPct: number | null };
+  device: ReplayInput['device'];
   rules: AutomationRules;
   deviceSettings: DeviceSettings;
   site: Site | null;

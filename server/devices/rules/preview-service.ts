@@ -99,7 +99,7 @@ export class PreviewService {
   }
 
   #job({ deviceId, changes, hours }: PreviewRequest): PreviewJob {
-    const { repo, settings, clock, site } = this.deps;
+    const { repo, settings, clock } = this.deps;
     const device = repo.find(deviceId);
     if (!device) throw notFound(`Device '${deviceId}' not found`);
     // Unset fields keep the device's own rules, as saving them would.
@@ -113,7 +113,7 @@ export class PreviewService {
       device: { deviceType: device.deviceType, powerW: device.powerConsumption, sensorLossAction: device.sensorLossAction, sensorLossDutyPct: device.sensorLossDutyPct },
       rules,
       deviceSettings,
-      site: site(),
+      site: this.deps.site(),
       fromMs: toMs - hours * HOUR_MS,
       toMs,
       tickGapMs: (systemSettings.updateInterval * 1000) / 2,
