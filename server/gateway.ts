@@ -143,7 +143,7 @@ async function createAppContext(options: GatewayOptions): Promise<AppContext> {
   const hardware: GatewayHardware = options.hardware ?? (await createHardware({
     mode: config.hardware,
     clock,
-    sensors: config.sensors,
+    sensors: config.sensorInstances,
     outputs: config.outputs,
     simulator: config.simulator,
     log: (level, msg, obj) => driversLog[level](obj ?? {}, msg),

@@ -1,11 +1,9 @@
 import type { Clock } from '../clock.ts';
-import { noLog, type Log, type OutputOptions, type SensorsOptions } from '../options.ts';
+import { noLog, type Log, type OutputOptions, type SensorInstanceOptions } from '../options.ts';
 import type { DriverStatus, Hardware, SwitchOutput } from '../types.ts';
-import { Ads1115, AdsLightSensor, AdsSoilSensor } from './ads1115.ts';
 import { isRaspberryPi5, readBoardModel } from './board.ts';
-import { Dht11Sensor } from './dht11.ts';
 import { lookUpGpioBase } from './gpio-base.ts';
-import { Hcsr04Sensor } from './hcsr04.ts';
+import { openSensorInstances } from './sensor-instances.ts';
 import { importNative, type Ads1x15Constructor, type DhtModule, type OnoffModule, type PigpioModule } from './native.ts';
 import { RelayOutput } from './relay.ts';
 import { ServoOutput } from './servo.ts';
@@ -44,7 +42,7 @@ export const realDeps: RaspberryPiDeps = {
 
 export interface RaspberryPiHardwareOptions {
   clock: Clock;
-  sensors: SensorsOptions;
+  sensors: readonly SensorInstanceOptions[];
   outputs: ReadonlyArray<OutputOptions>;
   log?: Log;
 }
@@ -137,59 +135,27 @@ export async function createRaspberryPiHardware(
   }
   await safeState();
 
-  // --- sensors ---
-  let climate: Dht11Sensor | null = null;
-  if (pi5) unavailable('dht11', PI5_REASON);
-  else {
-    try {
-      climate = new Dht11Sensor({ dht: await deps.loadDht(), pin: options.sensors.dht11.pin, clock: options.clock });
-      ok('dht11');
-    } catch (err) {
-      unavailable('dht11', `node-dht-sensor: ${message(err)}`);
-    }
-  }
-
-  let adc: Ads1115 | null = null;
-  let light: AdsLightSensor | null = null;
-  let soil: AdsSoilSensor | null = null;
-  const ads = options.sensors.ads1115;
-  try {
-    adc = await Ads1115.open({ Ads1x15: await deps.loadAds1x15(), bus: ads.bus, address: ads.address });
-    light = new AdsLightSensor({ adc, channel: ads.ldrChannel, curve: ads.lightCurve });
-    soil = new AdsSoilSensor({ adc, channel: ads.soilChannel, calibration: { dryRaw: ads.soilDryRaw, wetRaw: ads.soilWetRaw } });
-    ok('ads1115');
-  } catch (err) {
-    unavailable('ads1115', `ads1x15/i2c-bus: ${message(err)}`);
-  }
-
-  let waterLevel: Hcsr04Sensor | null = null;
-  if (!pigpio) unavailable('hcsr04', 'needs pigpio, which is unavailable');
-  else {
-    try {
-      const { triggerPin, echoPin, tankDepthCm } = options.sensors.hcsr04;
-      const dht = climate;
-      waterLevel = new Hcsr04Sensor({
-        pigpio, triggerPin, echoPin, tankDepthCm, clock: options.clock,
-        airTemperatureC: () => dht?.lastReading?.temperatureC ?? null,
-      });
-      ok('hcsr04');
-    } catch (err) {
-      unavailable('hcsr04', message(err));
-    }
-  }
+  // --- sensors: one driver per configured instance ---
+  const opened = await openSensorInstances(options.sensors, {
+    clock: options.clock,
+    log,
+    boardRefusal: pi5 ? PI5_REASON : null,
+    pigpio,
+    loadDht: deps.loadDht,
+    loadAds1x15: deps.loadAds1x15,
+    ok,
+    unavailable,
+  });
 
   return {
-    climate,
-    light,
-    soil,
-    waterLevel,
+    sensors: opened.sensors,
     outputs,
     status: () => statuses.map((s) => ({ ...s })),
     safeState,
     async close() {
       await safeState().catch((err) => log('error', message(err)));
       for (const relay of relays) relay.close();
-      await adc?.close().catch((err) => log('warn', `closing the I2C bus: ${message(err)}`));
+      await opened.close();
       pigpio?.terminate?.();
     },
   };

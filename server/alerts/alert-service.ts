@@ -9,7 +9,7 @@ import type { SettingsService } from '../settings/settings-service.ts';
 import { toAlert, type AlertFilter, type AlertRow, type AlertsRepo, type NewAlert } from './alerts-repo.ts';
 import type { EmailNotifier } from './email-notifier.ts';
 import { evaluateCondensation, type CondensationState } from './condensation.ts';
-import { evaluateSafety, evaluateSensorHealth, evaluateThresholds, type Evaluation } from './evaluator.ts';
+import { evaluateSafety, evaluateSensorHealth, evaluateInstanceHealth, evaluateThresholds, type Evaluation } from './evaluator.ts';
 
 export interface AlertServiceDeps {
   repo: AlertsRepo;
@@ -53,6 +53,7 @@ export class AlertService {
         if (this.#lastSnapshot) this.#evaluateSnapshot(this.#lastSnapshot);
       }),
       bus.on('sensorHealthChanged', OWNER, (event) => this.#apply(evaluateSensorHealth(event, this.deps.repo.activeByCause()))),
+      bus.on('sensorInstanceHealthChanged', OWNER, (event) => this.#apply(evaluateInstanceHealth(event, this.deps.repo.activeByCause()))),
       bus.on('safetyEvent', OWNER, (event) => this.#apply(evaluateSafety(event, this.deps.repo.activeByCause()))),
     ];
   }

@@ -6,7 +6,8 @@ import type { SensorSnapshot } from '../contract/reading.ts';
 import type { ControlService } from '../devices/control-service.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Discovery } from './discovery.ts';
-import { DERIVED_FIELDS, sensorsState } from './quantities.ts';
+import { allSensorsUpdate } from '../sensors/all-sensors-update.ts';
+import { QUANTITIES } from './quantities.ts';
 import type { MqttConnection } from './connection.ts';
 import { deviceStatePayload, parseCommand, type Topics } from './topics.ts';
 
@@ -38,8 +39,8 @@ export class MqttBridge {
   readonly #lastRetained = new Map<string, string>();
   /** Device types by id, to clear the right discovery config once a device is gone. */
   readonly #deviceTypes = new Map<string, DeviceType>();
-  /** VPD and dew point once they have had a value: only then are they announced to Home Assistant. */
-  readonly #derivedSeen = new Set<string>();
+  /** Fields that have had a value: VPD, dew point and unconfigured quantities are announced only then. */
+  readonly #seen = new Set<string>();
   #pendingCommands = 0;
   #commandsReceived = 0;
 
@@ -90,14 +91,14 @@ export class MqttBridge {
   }
 
   #wantedConfigs(devices: readonly Device[]) {
-    return this.#deps.discovery?.configs(devices, this.#derivedSeen) ?? [];
+    return this.#deps.discovery?.configs(devices, this.#seen) ?? [];
   }
 
   #publishSensors(snapshot: SensorSnapshot): void {
     const { discovery, topics, greenhouseId } = this.#deps;
-    const state = sensorsState(greenhouseId, snapshot);
-    const appeared = DERIVED_FIELDS.filter((field) => !this.#derivedSeen.has(field) && state[field as keyof typeof state] !== null);
-    for (const field of appeared) this.#derivedSeen.add(field);
+    const state = allSensorsUpdate(greenhouseId, snapshot);
+    const appeared = QUANTITIES.map((q) => q.field).filter((field) => !this.#seen.has(field) && state[field as keyof typeof state] !== null);
+    for (const field of appeared) this.#seen.add(field);
     if (discovery && appeared.length > 0) {
       for (const message of this.#wantedConfigs(this.#deps.listDevices())) this.#retained(message.topic, message.payload);
     }
@@ -154,8 +155,8 @@ export class MqttBridge {
       return;
     }
     // A retained config of ours that nothing wants any more (a device removed while we were away).
-    // VPD and dew point count as wanted even before this run has read them, so they do not flap at start.
-    const wanted = discovery.configs(this.#deps.listDevices(), new Set(DERIVED_FIELDS));
+    // Every quantity counts as wanted even before this run has read it, so none flaps at start.
+    const wanted = discovery.configs(this.#deps.listDevices(), new Set(QUANTITIES.map((q) => q.field)));
     if (payload !== '' && !wanted.some((m) => m.topic === topic)) {
       this.#deps.logger.info({ topic }, 'clearing a Home Assistant config for a device that no longer exists');
       this.#deps.connection.push(topic, '', true);

@@ -90,6 +90,7 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
               model: `Greenhouse gateway (${config.hardware === 'raspberry-pi' ? 'Raspberry Pi' : 'simulator'})`,
               swVersion: packageVersion(),
             },
+            measured: new Set(ctx.hardware.sensors.flatMap((sensor) => sensor.quantities)),
           })
         : null;
       bridge = new MqttBridge({

@@ -1,5 +1,5 @@
 import type { EventBus } from '../events/bus.ts';
-import { climateMetrics } from '../sensors/climate-metrics.ts';
+import { allSensorsUpdate } from '../sensors/all-sensors-update.ts';
 import type { RealtimeHub } from './hub.ts';
 
 /** Relays what happens inside the gateway to the browsers, as the specification's events. */
@@ -8,18 +8,7 @@ export function bridgeBusToHub(bus: EventBus, hub: RealtimeHub): () => void {
   const offs = [
     bus.on('sampleTaken', owner, ({ greenhouseId, readings, snapshot }) => {
       for (const reading of readings) hub.broadcast(greenhouseId, 'sensorUpdate', reading);
-      const metrics = climateMetrics(snapshot.values.temperature, snapshot.values.humidity);
-      hub.broadcast(greenhouseId, 'allSensorsUpdate', {
-        greenhouseId,
-        temperature: snapshot.values.temperature,
-        humidity: snapshot.values.humidity,
-        soilMoisture: snapshot.values.soilMoisture,
-        lightIntensity: snapshot.values.lightIntensity,
-        waterLevel: snapshot.values.waterLevel,
-        vpdKpa: metrics.vpdKpa ?? null,
-        dewPointC: metrics.dewPointC ?? null,
-        timestamp: snapshot.takenAt,
-      });
+      hub.broadcast(greenhouseId, 'allSensorsUpdate', allSensorsUpdate(greenhouseId, snapshot));
     }),
     bus.on('deviceChanged', owner, ({ greenhouseId, device, action, controlLog }) => {
       hub.broadcast(greenhouseId, 'deviceUpdate', device);

@@ -21,7 +21,7 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
   const catchUp = new RollupCatchUp({ writer: new RollupWriter(ctx.database.sqlite), log: logger });
   const repo = new ReadingsRepo(ctx.database.sqlite, { onRollupBacklog: () => catchUp.kick() });
   const sampler = new SamplingLoop({
-    sensors: ctx.hardware,
+    sensors: ctx.hardware.sensors,
     repo,
     bus: ctx.bus,
     settings: ctx.settings,
@@ -35,7 +35,7 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
     sampler,
     catchUp,
     async registerRoutes(api) {
-      await api.register(sensorRoutes, { prefix: '/sensors', repo, clock, historyReady: () => catchUp.whenCurrent(), ppfdPerLux: ctx.config.light.ppfdPerLux });
+      await api.register(sensorRoutes, { prefix: '/sensors', repo, clock, historyReady: () => catchUp.whenCurrent(), ppfdPerLux: ctx.config.light.ppfdPerLux, sampler });
     },
     start: () => {
       // Rollups catch up in the background (a restored database); history requests wait for them.
