@@ -65,6 +65,8 @@ export interface DriverStatus {
   name: string;
   available: boolean;
   reason: string | null;
+  /** Failed transfers on the driver's bus since start (drivers that count them: drivers/rpi/reprobe.ts). */
+  busErrors?: number;
 }
 
 export interface Hardware {

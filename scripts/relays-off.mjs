@@ -16,6 +16,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { relaysOffByGpiod } from './relays-off-gpiod.mjs';
 
 const EXAMPLE_CONFIG = join(dirname(fileURLToPath(import.meta.url)), 'config.example.json');
 
@@ -88,6 +89,11 @@ export function main(env = process.env, log = console) {
     relays = configuredRelays(env);
     if (relays.length === 0) {
       log.log('relays-off: no relay configured');
+      return 0;
+    }
+    // A kernel without sysfs GPIO (CONFIG_GPIO_SYSFS off: on notice upstream): the character device.
+    if (!existsSync(join(sysfsRoot, 'export'))) {
+      log.log(`relays-off: ${relaysOffByGpiod(relays, MAIN_GPIO_CHIP_LABELS, env)}`);
       return 0;
     }
     base = gpioBase(sysfsRoot);

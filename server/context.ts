@@ -5,6 +5,7 @@ import type { ResolvedConfig } from './config/load.ts';
 import type { OpenedDatabase } from './db/open.ts';
 import type { EventBus } from './events/bus.ts';
 import type { SettingsService } from './settings/settings-service.ts';
+import type { ClockSync } from './time/clock-sync.ts';
 
 /** The hardware as the gateway holds it: `simulator` is set in simulator mode (true state, faults). */
 export type GatewayHardware = Hardware & { simulator?: SimulatorHardware['simulator'] };
@@ -24,6 +25,8 @@ export interface AppContext {
   readonly hardware: GatewayHardware;
   /** The settings every part reads (thresholds, intervals, safety limits); changes arrive on the bus. */
   readonly settings: SettingsService;
+  /** Whether the wall clock can be trusted yet (schedules and retention wait for it), and its steps. */
+  readonly clockSync: ClockSync;
   /** The canonical greenhouse id for an id or its alias `default`, or null for any other greenhouse. */
   resolveGreenhouse(id: string): string | null;
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { ScaledClock, SystemClock, type Clock } from '../drivers/clock.ts';
+import { monotonicMs, ScaledClock, SystemClock, type Clock } from '../drivers/clock.ts';
 import { createHardware, type Hardware } from '../drivers/index.ts';
 import { buildHttpApp } from './app.ts';
 import { createHealthFeature } from './appliance/health-feature.ts';
@@ -32,6 +32,7 @@ import { createSettingsFeature } from './settings/feature.ts';
 import { createSimulatorFeature } from './simulator/feature.ts';
 import { createUsersFeature } from './users/feature.ts';
 import { SettingsService } from './settings/settings-service.ts';
+import { ClockSync } from './time/clock-sync.ts';
 
 export { DEMO_ACCOUNT } from './auth/feature.ts';
 
@@ -112,6 +113,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     sampler: sensors.sampler,
     url: '',
     async start() {
+      ctx.clockSync.start();
       await startFeatures(features, log);
       await app.listen({ port: ctx.config.port, host: ctx.config.host });
       const address = app.server.address();
@@ -120,6 +122,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       gateway.url = `http://${host}:${port}`;
     },
     async stop() {
+      ctx.clockSync.stop();
       await stopFeatures(features, log);
       // Outputs safe first: a slow HTTP close must not leave a pump running.
       await ctx.hardware.safeState();
@@ -154,7 +157,23 @@ async function createAppContext(options: GatewayOptions): Promise<AppContext> {
   if (clock instanceof ScaledClock) clock.resumeAfter(latestRecordMs(database));
   const bus = new EventBus(logger.child({ feature: 'events' }));
   const settings = new SettingsService({ db: database.db, bus, greenhouseId: config.greenhouseId, clock });
-  return { config, logger, clock, bus, database, hardware, settings, resolveGreenhouse: makeGreenhouseResolver(config.greenhouseId) };
+  const clockLog = logger.child({ feature: 'clock' });
+  const clockSync = new ClockSync({
+    mode: config.clockSync.mode ?? (config.hardware === 'raspberry-pi' ? 'check' : 'assume'),
+    markerPath: config.clockSync.markerPath,
+    clock,
+    // Only the real clock steps by accident; a test's or the fast simulator's jumps are on purpose.
+    monotonicMs: clock instanceof SystemClock ? monotonicMs : null,
+    onSynchronised: () => {
+      clockLog.info('the wall clock is synchronised: schedules and retention resume');
+      bus.emit('clockChanged', { synchronised: true, stepMs: null });
+    },
+    onStep: (stepMs) => {
+      clockLog.warn({ stepSeconds: Math.round(stepMs / 1000) }, 'the wall clock stepped');
+      bus.emit('clockChanged', { synchronised: clockSync.synchronised(), stepMs });
+    },
+  });
+  return { config, logger, clock, bus, database, hardware, settings, clockSync, resolveGreenhouse: makeGreenhouseResolver(config.greenhouseId) };
 }
 
 /** The newest timestamp the gateway has written, or null in a fresh database. */

@@ -18,17 +18,17 @@ export const DHT11_MIN_INTERVAL_MS = 1000;
 export const DHT_LIBRARY_CACHE_MS = 3000;
 
 /** Checks a raw native answer; garbage (NaN, the 0/0 of a failed frame, out of range) is rejected. */
-export function validateDht11(temperatureC: number, humidityPct: number): ClimateReading {
+export function validateDht11(temperatureC: number, humidityPct: number, sensor = 'climate'): ClimateReading {
   if (!Number.isFinite(temperatureC) || !Number.isFinite(humidityPct)) {
-    throw new SensorReadError('climate', `non-numeric DHT11 answer (${temperatureC} °C, ${humidityPct} %RH)`);
+    throw new SensorReadError(sensor, `non-numeric DHT11 answer (${temperatureC} °C, ${humidityPct} %RH)`);
   }
   const t = DHT11_TEMPERATURE_RANGE_C;
   const h = DHT11_HUMIDITY_RANGE_PCT;
   if (temperatureC < t.min || temperatureC > t.max) {
-    throw new SensorReadError('climate', `temperature ${temperatureC} °C outside DHT11 range ${t.min}-${t.max} °C`);
+    throw new SensorReadError(sensor, `temperature ${temperatureC} °C outside DHT11 range ${t.min}-${t.max} °C`);
   }
   if (humidityPct < h.min || humidityPct > h.max) {
-    throw new SensorReadError('climate', `humidity ${humidityPct} %RH outside DHT11 range ${h.min}-${h.max} %RH`);
+    throw new SensorReadError(sensor, `humidity ${humidityPct} %RH outside DHT11 range ${h.min}-${h.max} %RH`);
   }
   return { temperatureC, humidityPct };
 }

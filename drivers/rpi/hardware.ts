@@ -4,7 +4,8 @@ import type { DriverStatus, Hardware, SwitchOutput } from '../types.ts';
 import { isRaspberryPi5, readBoardModel } from './board.ts';
 import { lookUpGpioBase } from './gpio-base.ts';
 import { openSensorInstances } from './sensor-instances.ts';
-import { importNative, type Ads1x15Constructor, type DhtModule, type OnoffModule, type PigpioModule } from './native.ts';
+import { importNative, type Ads1x15Constructor, type DhtModule, type I2cBusModule, type OnoffModule, type PigpioModule } from './native.ts';
+import { W1_DEVICES_ROOT } from './ds18b20.ts';
 import { RelayOutput } from './relay.ts';
 import { ServoOutput } from './servo.ts';
 
@@ -17,7 +18,13 @@ export interface RaspberryPiDeps {
   readBoardModel(): Promise<string | null>;
   /** /sys/class/gpio, or a temp dir in tests. */
   gpioSysfsRoot: string;
+  /** i2c-bus, for the I2C sensor kinds (default: the real package, loaded on first use). */
+  loadI2c?(): Promise<I2cBusModule>;
+  /** /sys/bus/w1/devices, for DS18B20s (default: the kernel's). */
+  w1DevicesRoot?: string;
 }
+
+const realDirect = { loadI2c: () => importNative<I2cBusModule>('i2c-bus'), w1DevicesRoot: W1_DEVICES_ROOT };
 
 /**
  * Must run before the library initialises (first Gpio): by default the pigpio C library opens an
@@ -65,6 +72,8 @@ export async function createRaspberryPiHardware(
   const log = options.log ?? noLog;
   const statuses: DriverStatus[] = [];
   const ok = (name: string) => statuses.push({ name, available: true, reason: null });
+  // Drivers whose state changes while the gateway runs (a sensor that comes back).
+  const dynamicStatus: Array<() => DriverStatus> = [];
   const unavailable = (name: string, reason: string) => {
     statuses.push({ name, available: false, reason });
     log('warn', `driver ${name} unavailable: ${reason}`);
@@ -141,16 +150,21 @@ export async function createRaspberryPiHardware(
     log,
     boardRefusal: pi5 ? PI5_REASON : null,
     pigpio,
-    loadDht: deps.loadDht,
+    direct: {
+      loadDht: deps.loadDht,
+      loadI2c: deps.loadI2c ?? realDirect.loadI2c,
+      w1DevicesRoot: deps.w1DevicesRoot ?? realDirect.w1DevicesRoot,
+    },
     loadAds1x15: deps.loadAds1x15,
     ok,
     unavailable,
   });
+  dynamicStatus.push(...opened.dynamicStatus);
 
   return {
     sensors: opened.sensors,
     outputs,
-    status: () => statuses.map((s) => ({ ...s })),
+    status: () => [...statuses.map((s) => ({ ...s })), ...dynamicStatus.map((status) => status())],
     safeState,
     async close() {
       await safeState().catch((err) => log('error', message(err)));

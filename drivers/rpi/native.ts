@@ -57,3 +57,20 @@ export async function importNative<T>(name: string): Promise<T> {
   const mod = (await import(name)) as { default?: T } & T;
   return (mod.default ?? mod) as T;
 }
+
+/**
+ * The slice of i2c-bus's PromisifiedBus (i2c-bus 5, `openPromisified`) the SHT3x, SHT4x, BME280 and
+ * SCD4x drivers use. Each resolves once the kernel has done the transfer and rejects when no chip
+ * acknowledges (EREMOTEIO) or the bus fails (EIO).
+ */
+export interface I2cBus {
+  i2cWrite(address: number, length: number, buffer: Buffer): Promise<{ bytesWritten: number; buffer: Buffer }>;
+  i2cRead(address: number, length: number, buffer: Buffer): Promise<{ bytesRead: number; buffer: Buffer }>;
+  /** Register read with a repeated start (I2C block read), at most 32 bytes. */
+  readI2cBlock(address: number, command: number, length: number, buffer: Buffer): Promise<{ bytesRead: number; buffer: Buffer }>;
+  writeByte(address: number, command: number, byte: number): Promise<void>;
+  close(): Promise<void>;
+}
+export interface I2cBusModule {
+  openPromisified(busNumber: number): Promise<I2cBus>;
+}

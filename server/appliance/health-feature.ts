@@ -46,6 +46,7 @@ export function createHealthFeature(
     version: packageVersion(),
     hardwareMode: ctx.config.hardware,
     mqttStatus: uses.mqttStatus,
+    clockStatus: () => ctx.clockSync.status(),
   };
   return {
     name: 'health',

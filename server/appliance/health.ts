@@ -2,6 +2,7 @@ import type { Clock } from '../../drivers/clock.ts';
 import { readFile } from 'node:fs/promises';
 import Type, { type Static } from 'typebox';
 import { NullableNumber } from '../contract/common.ts';
+import { ClockStatus } from '../contract/clock.ts';
 import { MqttStatus } from '../contract/fleet.ts';
 import { SENSOR_TYPES, STALE_AFTER_MS, type SensorType } from '../contract/reading.ts';
 
@@ -12,10 +13,20 @@ export const Health = Type.Object({
   database: Type.Object({ ok: Type.Boolean(), error: Type.Optional(Type.String()) }),
   /** Seconds since each sensor's last good sample; null: none yet (or no sampler). */
   sensors: Type.Record(Type.String(), NullableNumber),
-  drivers: Type.Array(Type.Object({ name: Type.String(), available: Type.Boolean(), reason: Type.Union([Type.String(), Type.Null()]) })),
+  drivers: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      available: Type.Boolean(),
+      reason: Type.Union([Type.String(), Type.Null()]),
+      /** Failed bus transfers since start, for drivers that count them (an I2C chip probed again). */
+      busErrors: Type.Optional(Type.Integer({ minimum: 0 })),
+    }),
+  ),
   cpuTemperatureC: NullableNumber,
   version: Type.String(),
   hardwareMode: Type.Union([Type.Literal('simulator'), Type.Literal('raspberry-pi')]),
+  /** The wall clock: not synchronised yet means schedules keep their devices off (status degraded). */
+  clock: ClockStatus,
   /** The MQTT bridge; a broker that is away does not make the gateway degraded (it keeps running alone). */
   mqtt: Type.Optional(MqttStatus),
 });
@@ -25,6 +36,7 @@ export interface DriverStatusView {
   name: string;
   available: boolean;
   reason: string | null;
+  busErrors?: number;
 }
 
 /** Where the health answer comes from; each source is optional so the route works in every build. */
@@ -45,6 +57,8 @@ export interface HealthSources {
   version: string;
   hardwareMode: Health['hardwareMode'];
   mqttStatus?: () => MqttStatus;
+  /** The wall clock's state; absent: trusted as it is. */
+  clockStatus?: () => ClockStatus;
 }
 
 /**
@@ -58,9 +72,12 @@ export function healthStatus(input: {
   uptimeSeconds: number;
   /** False: every sensor failed in the last tick (degraded at once, not only once readings go stale). */
   samplerHealthy?: boolean;
+  /** False: the wall clock is not synchronised (schedules are held off). */
+  clockSynchronised?: boolean;
 }): Health['status'] {
   const staleSeconds = STALE_AFTER_MS / 1000;
   if (!input.databaseOk) return 'degraded';
+  if (input.clockSynchronised === false) return 'degraded';
   if (input.drivers.some((driver) => !driver.available)) return 'degraded';
   if (input.samplerHealthy === false) return 'degraded';
   for (const age of Object.values(input.sensorAgesSeconds)) {
@@ -68,6 +85,8 @@ export function healthStatus(input: {
   }
   return 'ok';
 }
+
+const ASSUMED_CLOCK: ClockStatus = { synchronised: true, source: 'assumed', synchronisedAt: null, steps: 0, lastStep: null };
 
 export async function collectHealth(sources: HealthSources): Promise<Health> {
   const nowMs = sources.clock.now();
@@ -84,8 +103,9 @@ export async function collectHealth(sources: HealthSources): Promise<Health> {
     sensors[sensorType] = at === null || at === undefined ? null : Math.max(0, Math.round((nowMs - at) / 1000));
   }
   const drivers = sources.driverStatus?.() ?? [];
+  const clock = sources.clockStatus?.() ?? ASSUMED_CLOCK;
   return {
-    status: healthStatus({ databaseOk: database.ok, sensorAgesSeconds: sensors, drivers, uptimeSeconds, samplerHealthy: sources.samplerHealthy?.() }),
+    status: healthStatus({ databaseOk: database.ok, sensorAgesSeconds: sensors, drivers, uptimeSeconds, samplerHealthy: sources.samplerHealthy?.(), clockSynchronised: clock.synchronised }),
     uptimeSeconds,
     database,
     sensors,
@@ -93,6 +113,7 @@ export async function collectHealth(sources: HealthSources): Promise<Health> {
     cpuTemperatureC: await sources.cpuTemperatureC(),
     version: sources.version,
     hardwareMode: sources.hardwareMode,
+    clock,
     ...(sources.mqttStatus ? { mqtt: sources.mqttStatus() } : {}),
   };
 }

@@ -171,6 +171,18 @@ export const ConfigSchema = Type.Object({
     },
     { default: {} },
   ),
+  /**
+   * Whether the wall clock is trusted (docs/hardware.md, "Time without a clock"): `check` waits for
+   * systemd-timesyncd's marker, `assume` trusts the clock as it is. Default: `check` on a Raspberry Pi
+   * (no real-time clock), `assume` in simulator mode.
+   */
+  clockSync: Type.Object(
+    {
+      mode: Type.Optional(Type.Union([Type.Literal('check'), Type.Literal('assume')])),
+      markerPath: Type.String({ minLength: 1, default: '/run/systemd/timesync/synchronized' }),
+    },
+    { default: {} },
+  ),
   /** Where the greenhouse stands: sunrise/sunset schedules need it (decimal degrees, north and east positive). */
   site: Type.Object(
     {

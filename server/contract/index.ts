@@ -9,3 +9,4 @@ export * from './settings.ts';
 export * from './realtime.ts';
 export * from './simulator.ts';
 export * from './fleet.ts';
+export * from './clock.ts';

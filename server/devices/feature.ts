@@ -59,7 +59,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
   const checkSchedule = scheduleChecker(site);
   const registry = new DeviceRegistry({ repo, control, bus, clock, checkSchedule });
   const quickActions = new QuickActions({ repo, registry, control, settings, latestSnapshot: () => latestSnapshot, clock });
-  const automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site });
+  const automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site, clockSynchronised: () => ctx.clockSync.synchronised() });
   const preview = new PreviewService({ repo, history: new RecordedHistory(ctx.database.sqlite, greenhouseId), settings, clock, site, checkSchedule });
   registerDeviceControlCommand(uses.hub, control, ctx.resolveGreenhouse);
 

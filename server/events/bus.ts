@@ -50,6 +50,8 @@ export interface GatewayEvents {
   alertRaised: { alert: Alert };
   alertResolved: { alert: Alert };
   settingsChanged: { settings: Settings; previous: Settings };
+  /** The wall clock was synchronised (stepMs null) or stepped by stepMs (negative: backwards). */
+  clockChanged: { synchronised: boolean; stepMs: number | null };
   /** An account's tokens were revoked (password or role change) or it was deleted: its sockets must go. */
   accountRevoked: { accountId: number; reason: string };
 }

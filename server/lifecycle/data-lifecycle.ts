@@ -24,6 +24,11 @@ export interface DataLifecycleDeps {
   bus: EventBus;
   clock: Clock;
   logger: Logger;
+  /**
+   * False until the wall clock is synchronised: a Pi without a real-time clock may run on a wrong
+   * date, and a cut-off computed from it could delete weeks that retention should keep. Default: true.
+   */
+  clockSynchronised?: () => boolean;
 }
 
 /**
@@ -86,7 +91,11 @@ export class DataLifecycle {
   pruneNow(): Promise<PruneResult | null> {
     return this.#enqueue(async () => {
       if (this.#stopped) return null;
-      const { sqlite, clock } = this.deps;
+      const { sqlite, clock, clockSynchronised = () => true } = this.deps;
+      if (!clockSynchronised()) {
+        this.deps.logger.info({}, 'retention pruning skipped: the clock is not synchronised yet');
+        return null;
+      }
       const shouldStop = () => this.#stopped;
       const days = this.deps.settings.get().systemSettings.dataRetentionDays;
       // Raw rows the rollups have not seen yet (a restored database) are folded before they go.

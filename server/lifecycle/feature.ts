@@ -17,6 +17,7 @@ export function createLifecycleFeature(ctx: AppContext): LifecycleFeature {
     bus: ctx.bus,
     clock: ctx.clock,
     logger: featureLogger(ctx, 'lifecycle'),
+    clockSynchronised: () => ctx.clockSync.synchronised(),
   });
   return {
     name: 'lifecycle',

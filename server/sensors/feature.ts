@@ -1,3 +1,4 @@
+import { monotonicMs, SystemClock } from '../../drivers/clock.ts';
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
 import type { Feature } from '../features.ts';
@@ -6,6 +7,7 @@ import { RollupWriter } from '../history/rollup-writer.ts';
 import { ReadingsRepo } from './readings-repo.ts';
 import { sensorRoutes } from './routes.ts';
 import { SamplingLoop } from './sampling-loop.ts';
+import { MonotoneReadings } from '../time/monotone-readings.ts';
 
 export interface SensorsFeature extends Feature {
   repo: ReadingsRepo;
@@ -20,14 +22,23 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
   const logger = featureLogger(ctx, 'sensors');
   const catchUp = new RollupCatchUp({ writer: new RollupWriter(ctx.database.sqlite), log: logger });
   const repo = new ReadingsRepo(ctx.database.sqlite, { onRollupBacklog: () => catchUp.kick() });
+  // A wall clock stepped back never writes readings into the past of the history (docs/hardware.md).
+  const monotone = new MonotoneReadings({
+    repo,
+    greenhouseId: ctx.config.greenhouseId,
+    onHeldBack: (sensorType, behindMs) =>
+      logger.warn({ sensorType, behindSeconds: Math.round(behindMs / 1000) }, 'the clock is behind the newest stored reading: storing resumes once it passes it'),
+  });
   const sampler = new SamplingLoop({
     sensors: ctx.hardware.sensors,
-    repo,
+    repo: monotone,
     bus: ctx.bus,
     settings: ctx.settings,
     clock,
     greenhouseId: ctx.config.greenhouseId,
     logger,
+    // Liveness (the watchdog) on time that never steps; a test's or the fast simulator's clock keeps its own.
+    monotonicMs: clock instanceof SystemClock ? monotonicMs : undefined,
   });
   return {
     name: 'sensors',

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock, TimerHandle } from '../../drivers/clock.ts';
+import type { Clock, MonotonicMs, TimerHandle } from '../../drivers/clock.ts';
 import { QUANTITIES, QUANTITY_KEYS } from '../../common/catalogue.ts';
 import type { SensorInstanceDriver } from '../../drivers/types.ts';
 import type { SensorField, SensorInstance, SensorSnapshot, SensorType } from '../contract/reading.ts';
@@ -32,6 +32,12 @@ export interface SamplingLoopDeps {
   greenhouseId: string;
   logger: Logger;
   options?: Partial<SamplingLoopOptions>;
+  /**
+   * A clock that never steps, for liveness: a wall-clock step (NTP after a boot without a real-time
+   * clock) must not make the next tick look hours overdue and starve the watchdog. Default: the
+   * clock's own time (a ManualClock in tests, whose jumps are on purpose).
+   */
+  monotonicMs?: MonotonicMs;
 }
 
 /** Whether the loop does its job (the systemd watchdog feeds on `alive`; see liveness()). */
@@ -70,8 +76,9 @@ export class SamplingLoop {
   #timer: TimerHandle | null = null;
   #running = false;
   #tickInProgress: Promise<TickResult> | null = null;
-  #lastTickStartMs: number | null = null;
-  #nextTickDueMs: number | null = null;
+  /** Liveness deadlines, on the monotonic clock. */
+  #lastTickStartMono: number | null = null;
+  #nextTickDueMono: number | null = null;
   #lastTickAllFailed = false;
   #unsubscribe: (() => void) | null = null;
 
@@ -148,13 +155,13 @@ export class SamplingLoop {
    */
   liveness(): SamplerLiveness {
     if (!this.#running) return { alive: false, reason: 'the sampling loop is not running' };
-    const nowMs = this.#deps.clock.now();
-    if (this.#tickInProgress && this.#lastTickStartMs !== null) {
-      const overMs = nowMs - this.#lastTickStartMs - this.#options.maxBudgetMs - LIVENESS_GRACE_MS;
-      return overMs > 0 ? { alive: false, reason: `a sampling tick has run for ${Math.round((nowMs - this.#lastTickStartMs) / 1000)} s` } : { alive: true };
+    const nowMs = this.#mono();
+    if (this.#tickInProgress && this.#lastTickStartMono !== null) {
+      const overMs = nowMs - this.#lastTickStartMono - this.#options.maxBudgetMs - LIVENESS_GRACE_MS;
+      return overMs > 0 ? { alive: false, reason: `a sampling tick has run for ${Math.round((nowMs - this.#lastTickStartMono) / 1000)} s` } : { alive: true };
     }
-    if (this.#nextTickDueMs === null) return { alive: false, reason: 'no sampling tick is scheduled' };
-    const lateMs = nowMs - this.#nextTickDueMs;
+    if (this.#nextTickDueMono === null) return { alive: false, reason: 'no sampling tick is scheduled' };
+    const lateMs = nowMs - this.#nextTickDueMono;
     return lateMs > LIVENESS_GRACE_MS ? { alive: false, reason: `the next sampling tick is ${Math.round(lateMs / 1000)} s overdue` } : { alive: true };
   }
 
@@ -163,16 +170,20 @@ export class SamplingLoop {
     return !this.#lastTickAllFailed;
   }
 
+  #mono(): number {
+    return this.#deps.monotonicMs?.() ?? this.#deps.clock.now();
+  }
+
   intervalMs(): number {
     return this.#deps.settings.get().systemSettings.updateInterval * 1000;
   }
 
   #schedule(delayMs: number): void {
     if (this.#timer) this.#deps.clock.clearTimeout(this.#timer);
-    this.#nextTickDueMs = this.#deps.clock.now() + Math.max(0, delayMs);
+    this.#nextTickDueMono = this.#mono() + Math.max(0, delayMs);
     this.#timer = this.#deps.clock.setTimeout(() => {
       this.#timer = null;
-      this.#nextTickDueMs = null;
+      this.#nextTickDueMono = null;
       void this.#runScheduled();
     }, Math.max(0, delayMs));
   }
@@ -180,8 +191,9 @@ export class SamplingLoop {
   /** Interval changed: the next tick is due one NEW interval after the last one started (or now). */
   #reschedule(): void {
     if (!this.#running || this.#tickInProgress) return; // the tick schedules the next one when it ends
-    const last = this.#lastTickStartMs ?? this.#deps.clock.now();
-    this.#schedule(last + this.intervalMs() - this.#deps.clock.now());
+    // Monotonic: a wall clock stepped back 3 h must not put the next tick 3 h away.
+    const last = this.#lastTickStartMono ?? this.#mono();
+    this.#schedule(last + this.intervalMs() - this.#mono());
   }
 
   async #runScheduled(): Promise<void> {
@@ -196,7 +208,7 @@ export class SamplingLoop {
   async #tick(): Promise<TickResult> {
     const { clock } = this.#deps;
     const startMs = clock.now();
-    this.#lastTickStartMs = startMs;
+    this.#lastTickStartMono = this.#mono();
     const intervalMs = this.intervalMs();
     const budgetMs = Math.min(this.#options.maxBudgetMs, Math.max(500, intervalMs * this.#options.budgetShare));
     const deadlineMs = startMs + budgetMs;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -119,6 +119,48 @@ describe('scripts/relays-off.mjs (the unit\'s ExecStopPost) against a fake sysfs
     expect(result.code).toBe(1);
     expect(sysfs.direction(529)).toBe('high');
     expect(result.err).toContain('could not switch off relay-2 (GPIO 27)');
+  });
+
+  describe('without sysfs GPIO: through the character device with Debian\'s gpioset', () => {
+    /** Fake gpiodetect and gpioset (libgpiod v1 or v2) that record their arguments. */
+    function fakeGpiod(major: 1 | 2, chips = 'gpiochip0 [pinctrl-bcm2711] (58 lines)\ngpiochip1 [raspberrypi-exp-gpio] (8 lines)') {
+      const bin = join(dir, 'bin');
+      mkdirSync(bin);
+      const calls = join(dir, 'calls');
+      writeFileSync(join(bin, 'gpiodetect'), `#!/bin/sh\nprintf '%s\\n' '${chips.split('\n').join("' '")}'\n`);
+      writeFileSync(join(bin, 'gpioset'), `#!/bin/sh\nif [ "$1" = --version ]; then echo "gpioset (libgpiod) v${major === 1 ? '1.6.3' : '2.1.3'}"; exit 0; fi\necho "$*" >> ${calls}\n`);
+      chmodSync(join(bin, 'gpiodetect'), 0o755);
+      chmodSync(join(bin, 'gpioset'), 0o755);
+      return { PATH: `${bin}:${process.env.PATH}`, calls };
+    }
+    const relaysConfig = () => {
+      const config = join(dir, 'config.json');
+      writeFileSync(config, JSON.stringify({ outputs: [{ outputId: 'relay-1', kind: 'relay', pin: 17, activeLow: true }, { outputId: 'relay-2', kind: 'relay', pin: 27, activeLow: false }, { outputId: 'servo-1', kind: 'servo', pin: 18 }] }));
+      return config;
+    };
+
+    it.each([
+      [1, '--mode=exit gpiochip0 17=1 27=0'],
+      [2, '-c gpiochip0 -t 0 17=1 27=0'],
+    ] as const)('libgpiod v%i: one gpioset on the header chip sets every relay to its OFF level and exits', async (major, args) => {
+      dir = mkdtempSync(join(tmpdir(), 'relays-off-'));
+      const gpiod = fakeGpiod(major);
+      const result = await runHelper({ PATH: gpiod.PATH, GREENHOUSE_CONFIG: relaysConfig(), GREENHOUSE_GPIO_SYSFS: join(dir, 'no-sysfs') });
+      expect(result, result.err).toMatchObject({ code: 0 });
+      expect(result.out).toContain(`2 of 2 relays driven off through the GPIO character device (gpiochip0, libgpiod v${major})`);
+      expect(readFileSync(gpiod.calls, 'utf8')).toBe(`${args}\n`);
+    });
+
+    it('fails loudly when gpioset is not installed or no header chip is found', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'relays-off-'));
+      const missing = await runHelper({ PATH: join(dir, 'empty'), GREENHOUSE_CONFIG: relaysConfig(), GREENHOUSE_GPIO_SYSFS: join(dir, 'no-sysfs') });
+      expect(missing.code).toBe(1);
+      expect(missing.err).toContain('gpiodetect: not installed (apt-get install gpiod)');
+      const gpiod = fakeGpiod(2, 'gpiochip1 [raspberrypi-exp-gpio] (8 lines)');
+      const noChip = await runHelper({ PATH: gpiod.PATH, GREENHOUSE_CONFIG: relaysConfig(), GREENHOUSE_GPIO_SYSFS: join(dir, 'no-sysfs') });
+      expect(noChip.code).toBe(1);
+      expect(noChip.err).toContain('no Raspberry Pi header GPIO chip among gpiochip1 [raspberrypi-exp-gpio]');
+    });
   });
 
   it('finds the header chip by the same labels as the gateway\'s relay driver', () => {

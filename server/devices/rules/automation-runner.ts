@@ -21,6 +21,8 @@ export interface AutomationDeps {
   logger: Logger;
   /** Config `site` when both coordinates are set, for sunrise/sunset schedules. */
   site: Site | null;
+  /** False while the wall clock is not synchronised (schedules keep their devices off). Default: true. */
+  clockSynchronised?: () => boolean;
 }
 
 /**
@@ -66,6 +68,8 @@ export class AutomationRunner {
         // Before the first sample there is nothing to judge by: the first tick will do.
         if (controlLog === null && this.#latest !== null) this.#schedule();
       }),
+      // Synchronised or stepped: a schedule's window may have moved, act now rather than at the next tick.
+      bus.on('clockChanged', 'devices-automation', () => this.#schedule()),
       bus.on('deviceRemoved', 'devices-automation', ({ deviceId }) => {
         this.#lossEngaged.delete(deviceId);
       }),
@@ -122,6 +126,7 @@ export class AutomationRunner {
         nowMs: clock.now(),
         faultedFields,
         site: this.deps.site,
+        clockSynchronised: this.deps.clockSynchronised?.() ?? true,
       });
       if (decision.source === 'safety') this.#engageLoss(device, decision);
       else this.#releaseLoss(device, 'fresh readings returned');

@@ -1,3 +1,4 @@
+import { CLOCK_NOT_SYNCHRONISED } from '../../contract/clock.ts';
 import type { AutomationRules, DeviceType, SensorLossAction } from '../../contract/device.ts';
 import { STALE_AFTER_MS, type SensorField, type SensorSnapshot } from '../../contract/reading.ts';
 import type { DeviceSettings } from '../../contract/settings.ts';
@@ -15,7 +16,9 @@ import { describeWindow, windowAt, type Site } from './schedule.ts';
  *   mirror this. So a noisy signal around a threshold switches at most once per band crossing.
  * - Minimum on/off times: a rule's switch is held back until the device has been in its state long enough.
  * - Schedule (`automationRules.schedule`): outside the window the device is off; inside it the rules
- *   act, and a device whose only rule is the schedule is on (a photoperiod).
+ *   act, and a device whose only rule is the schedule is on (a photoperiod). Until the wall clock is
+ *   synchronised the window is unknown, so the device is off, at once (docs/hardware.md, "Time without
+ *   a clock": after a power cut a Pi without a real-time clock runs on the time it saved at shutdown).
  * - Sensor loss: an input of a configured rule that is missing, stale (older than STALE_AFTER_MS) or
  *   whose sensor is declared faulted is lost. With sensorLossAction 'off' the device goes to its safe
  *   state at once (source 'safety', no minimum on time: a heater must not run blind for 30 s more) and
@@ -51,6 +54,8 @@ export interface RuleInput {
   faultedFields?: ReadonlySet<SensorField>;
   /** Config `site`, for sunrise/sunset schedules; null when not configured. */
   site?: Site | null;
+  /** False while the wall clock is not synchronised: a schedule cannot know the time of day. Default: true. */
+  clockSynchronised?: boolean;
 }
 
 type RuleState = { rule: Rule; state: 'met' | 'not_met' | 'lost'; value: number | null; unit: string; lostBecause?: string };
@@ -93,6 +98,9 @@ export function evaluateRules(input: RuleInput): RuleDecision {
   }
 
   let windowText: string | null = null;
+  if (schedule && input.clockSynchronised === false) {
+    return { desired: device.isOn ? 'off' : 'hold', ruleName: 'schedule', reason: `${CLOCK_NOT_SYNCHRONISED}: schedule off until the time is set`, source: 'rule' };
+  }
   if (schedule) {
     const state = windowAt(schedule, input.nowMs, input.site ?? null);
     windowText = describeWindow(schedule, state);

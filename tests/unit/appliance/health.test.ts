@@ -62,7 +62,18 @@ describe('collectHealth', () => {
       cpuTemperatureC: 48.3,
       version: '1.2.3',
       hardwareMode: 'raspberry-pi',
+      clock: { synchronised: true, source: 'assumed', synchronisedAt: null, steps: 0, lastStep: null },
     });
+  });
+
+  it('is degraded and says so while the wall clock is not synchronised', async () => {
+    const unsynced = { synchronised: false, source: 'timesyncd' as const, synchronisedAt: null, steps: 0, lastStep: null };
+    const health = await collectHealth(sources({ clockStatus: () => unsynced }));
+    expect(health.clock).toEqual(unsynced);
+    expect(health.status).toBe('degraded');
+    const base = { databaseOk: true, sensorAgesSeconds: {}, drivers: [], uptimeSeconds: 3600 };
+    expect(healthStatus({ ...base, clockSynchronised: false })).toBe('degraded');
+    expect(healthStatus({ ...base, clockSynchronised: true })).toBe('ok');
   });
 });
 

@@ -162,3 +162,19 @@ describe('rule engine: stale or missing data holds with sensorLossAction hold', 
     expect(evaluateRules({ device: fan, snapshot, deviceSettings: noMinTimes, nowMs: T0 })).toMatchObject({ desired: 'on', ruleName: 'humidityHigh' });
   });
 });
+
+describe('rule engine: a schedule without a synchronised clock', () => {
+  const photoperiod = { schedule: { from: '00:00', to: '23:59' } };
+  it('keeps the device off (at once, no minimum on time) and says why; threshold rules without a schedule still act', () => {
+    const input = { snapshot: snapshotOf({ temperature: 31 }, T0), deviceSettings: DEFAULT_DEVICE_SETTINGS, nowMs: T0, clockSynchronised: false };
+    expect(evaluateRules({ ...input, device: device('LED_LIGHT', photoperiod, true, T0 - 1000) })).toEqual({
+      desired: 'off',
+      ruleName: 'schedule',
+      reason: 'clock not synchronised: schedule off until the time is set',
+      source: 'rule',
+    });
+    expect(evaluateRules({ ...input, device: device('LED_LIGHT', photoperiod, false) }).desired).toBe('hold');
+    expect(evaluateRules({ ...input, device: device('FAN', { temperatureHigh: 30 }) }).desired).toBe('on');
+    expect(evaluateRules({ ...input, clockSynchronised: true, device: device('LED_LIGHT', photoperiod) }).desired).toBe('on');
+  });
+});

@@ -1,6 +1,8 @@
 // Notices above every screen: the gateway does not answer (last known values are shown, marked stale),
-// or maintenance mode is on (device control is refused except switching off).
-import { CloudOff, Wrench } from 'lucide-react';
+// maintenance mode is on (device control is refused except switching off), or the gateway's clock is
+// not synchronised (schedules hold their devices off).
+import { Clock, CloudOff, Wrench } from 'lucide-react';
+import { useClockStatus } from '../api/clock.ts';
 import { useReachability } from '../api/reachability.ts';
 import { useMaintenanceMode } from '../api/settings.ts';
 import { formatClock } from '../format.ts';
@@ -10,6 +12,7 @@ export const MAINTENANCE_REASON = 'Maintenance mode is on: devices can only be s
 export function StatusNotices() {
   const { unreachableSinceMs } = useReachability();
   const maintenance = useMaintenanceMode();
+  const clock = useClockStatus();
   return (
     <>
       {unreachableSinceMs !== null && (
@@ -27,6 +30,15 @@ export function StatusNotices() {
           <div>
             <strong>Maintenance mode</strong>
             <p>{MAINTENANCE_REASON} An admin turns it off in Settings, System.</p>
+          </div>
+        </div>
+      )}
+      {clock && !clock.synchronised && (
+        <div className="notice notice-warn" role="status" data-testid="clock-notice">
+          <Clock size={20} aria-hidden />
+          <div>
+            <strong>Clock not synchronised</strong>
+            <p>The gateway has not set its clock from a time server yet (a Raspberry Pi has no clock of its own). Scheduled devices stay off until it has.</p>
           </div>
         </div>
       )}
