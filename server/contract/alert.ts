@@ -66,4 +66,4 @@ export const AlertStats = Type.Object({
 });
 export type AlertStats = Static<typeof AlertStats>;
 
-export const MANUAL_RESOLUTION = 'Manually resolved by user';
+export { MANUAL_RESOLUTION } from '../../common/catalogue.ts';

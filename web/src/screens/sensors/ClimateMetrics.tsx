@@ -1,13 +1,10 @@
-// Climate metrics (design.md, Climate metrics): VPD and dew point from the DHT11's newest reading, with
-// the honest uncertainty a DHT11 (±2 °C, ±5 %RH) gives VPD, and the daily light integral estimated
-// from the LDR. The Overview shows today; the Sensors screen the last seven days too.
+// Climate metrics: VPD and dew point from the air zone's newest reading, with the honest uncertainty
+// the air sensors actually used give VPD (from their datasheet accuracy: about ±0.3 kPa with a DHT11,
+// under ±0.1 with an SHT4x), and the daily light integral estimated from the LDR. The Overview shows today; the Sensors screen the last seven days too.
 import { CloudFog, Gauge, SunMedium } from 'lucide-react';
 import { readingsBySensor, useLatestReadings } from '../../api/queries.ts';
 import { useLightIntegral } from '../../api/automation.ts';
 import './sensors.css';
-
-/** server/contract/reading.ts DHT11_VPD_UNCERTAINTY_KPA (web takes only types from the contract). */
-const VPD_UNCERTAINTY_KPA = 0.3;
 
 const fixed = (value: number | undefined, digits: number) => (typeof value === 'number' ? value.toFixed(digits) : '---');
 
@@ -24,7 +21,9 @@ export function ClimateMetrics({ withDays = false }: { withDays?: boolean }) {
             <Gauge size={16} aria-hidden /> VPD (kPa)
           </p>
           <p className="stat-value">{fixed(climate?.vpdKpa, 2)}</p>
-          <p className="field-hint">±{VPD_UNCERTAINTY_KPA} kPa with a DHT11 (±2 °C, ±5 %RH)</p>
+          {climate?.vpdUncertaintyKpa !== undefined && (
+            <p className="field-hint">±{climate.vpdUncertaintyKpa.toFixed(2)} kPa from the air sensors' datasheet accuracy</p>
+          )}
         </div>
         <div data-testid="metric-dew-point">
           <p className="stat-label">

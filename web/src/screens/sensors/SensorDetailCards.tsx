@@ -3,20 +3,20 @@ import type { Reading, SensorType } from '../../../../server/contract/reading.ts
 import { formatTimestamp } from '../../format.ts';
 import { sensorName } from '../../names.ts';
 import { toUnit, unitSymbol, useTemperatureUnit } from '../../units.ts';
-import { statusOf, type ReadingField } from '../../sensors/readings-view.ts';
+import { QUANTITIES, ZONE_MAIN_QUANTITY, ZONE_QUANTITIES } from '../../../../common/catalogue.ts';
+import { statusOf } from '../../sensors/readings-view.ts';
+import { formatQuantity } from '../../sensors/quantities.ts';
 
-const DETAILS: Array<{ sensorType: SensorType; title: string; fields: Array<{ field: ReadingField; label: string; unit: string }> }> = [
-  {
-    sensorType: 'DHT11',
-    title: sensorName('DHT11'),
-    fields: [
-      { field: 'temperature', label: 'Temperature', unit: '°C' },
-      { field: 'humidity', label: 'Humidity', unit: '%' },
-    ],
-  },
-  { sensorType: 'LDR', title: sensorName('LDR'), fields: [{ field: 'lightIntensity', label: 'Light Intensity', unit: 'lux' }] },
-  { sensorType: 'SOIL_MOISTURE', title: sensorName('SOIL_MOISTURE'), fields: [{ field: 'soilMoisture', label: 'Soil Moisture', unit: '%' }] },
-];
+/**
+ * The zones' cards: each zone's quantities from the catalogue. Its main quantity always has a line; the
+ * others (CO2, pressure, root temperature) appear when the zone's reading carries them.
+ */
+const DETAILS = (['DHT11', 'LDR', 'SOIL_MOISTURE'] as const).map((sensorType) => ({
+  sensorType,
+  title: sensorName(sensorType),
+  fields: ZONE_QUANTITIES[sensorType].map((q) => ({ key: q, field: QUANTITIES[q].field, label: QUANTITIES[q].label, unit: QUANTITIES[q].unit })),
+}));
+const ALWAYS_SHOWN = new Set<string>(['temperatureC', 'humidityPct', ZONE_MAIN_QUANTITY.LDR, ZONE_MAIN_QUANTITY.SOIL_MOISTURE]);
 
 export function SensorDetailCards({ bySensor, nowMs }: { bySensor: Partial<Record<SensorType, Reading>>; nowMs: number }) {
   const temperatureUnit = useTemperatureUnit();
@@ -30,18 +30,21 @@ export function SensorDetailCards({ bySensor, nowMs }: { bySensor: Partial<Recor
             <h3>{title}</h3>
             <p className="muted detail-code">{sensorType}</p>
             <dl>
-              {fields.map(({ field, label, unit }) => (
-                <div key={field} style={{ display: 'contents' }}>
-                  <dt>{label}</dt>
-                  <dd>
-                    {reading?.[field] === undefined
-                      ? '---'
-                      : field === 'temperature'
-                        ? `${toUnit(reading[field]!, temperatureUnit).toFixed(1)} ${unitSymbol(temperatureUnit)}`
-                        : `${reading[field]!.toFixed(1)} ${unit}`}
-                  </dd>
-                </div>
-              ))}
+              {fields
+                .filter(({ key, field }) => ALWAYS_SHOWN.has(key) || reading?.[field] !== undefined)
+                .map(({ field, label, unit }) => (
+                  <div key={field} style={{ display: 'contents' }}>
+                    <dt>{label}</dt>
+                    <dd>
+                      {/* A faulted zone draws no value from its stale reading. */}
+                      {reading?.[field] === undefined || status === 'fault'
+                        ? '---'
+                        : unit === '°C'
+                          ? `${toUnit(reading[field]!, temperatureUnit).toFixed(1)} ${unitSymbol(temperatureUnit)}`
+                          : `${formatQuantity(field, reading[field]!)} ${unit}`}
+                    </dd>
+                  </div>
+                ))}
               <dt>Status</dt>
               <dd className={`status-${status}`} data-testid={`status-${sensorType}`}>
                 {status}
