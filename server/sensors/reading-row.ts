@@ -20,7 +20,7 @@ export const MAIN_FIELD = Object.fromEntries(
   Object.entries(ZONE_MAIN_QUANTITY).map(([zone, q]) => [zone, { column: QUANTITIES[q].column, unit: QUANTITIES[q].unit }]),
 ) as Record<SensorType, { column: QuantityColumn; unit: string }>;
 
-/** Row to wire reading: a field the zone does not carry is absent, not null (docs/api.md, readings). */
+/** Row to wire reading: a field the zone does not carry is absent, not null (docs/sensors.md, zones). */
 export function readingFromRow(row: ReadingRow): Reading {
   const reading: Reading = {
     _id: String(row.id),

@@ -1,7 +1,7 @@
 import { STALE_AFTER_MS, type SensorStatus } from '../contract/reading.ts';
 
 /**
- * A zone's status (docs/api.md, readings): fault while every sensor of it is faulted, so no screen
+ * A zone's status (docs/sensors.md, zones): fault while every sensor of it is faulted, so no screen
  * draws a value from it; offline when never read; warning when its newest reading is older than
  * 5 minutes.
  */
