@@ -6,6 +6,8 @@ import type { AppContext } from './context.ts';
 import type { Feature } from './features.ts';
 import { handleError, HttpError } from './http/errors.ts';
 import { makeGreenhouseGuard } from './http/greenhouse.ts';
+import { capConnectionsPerAddress } from './http/connections-per-address.ts';
+import { allowedHostNames, makeHostGuard } from './http/host-allow-list.ts';
 import { registerDashboard } from './http/static.ts';
 import { compileSchemasOnFirstUse } from './http/lazy-schema-compilers.ts';
 import { createValidatorCompiler, strictEmptyBodies } from './http/validation.ts';
@@ -64,9 +66,24 @@ export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Pr
   // Beyond this many open connections Node drops new ones at accept, before they cost a file descriptor
   // each for long: health and sign-in stay reachable for the rest.
   app.server.maxConnections = limits.connectionsTotal;
+  capConnectionsPerAddress(app.server, limits.connectionsPerAddress);
   compileSchemasOnFirstUse(app, createValidatorCompiler());
   app.addHook('onRoute', strictEmptyBodies);
   app.setErrorHandler(handleError);
+  // Answers about accounts, devices and readings are never kept by a browser or a proxy: every /api
+  // answer, the 404s and errors of unknown routes included (hence here and not on the /api plugin).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/api')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+  // Addresses can change (DHCP), so the list is rebuilt at most once a minute rather than once.
+  let hosts = { names: allowedHostNames({ listenHost: ctx.config.host, allowedHosts: ctx.config.allowedHosts }), builtAtMs: performance.now() };
+  app.addHook('onRequest', makeHostGuard(() => {
+    if (performance.now() - hosts.builtAtMs > 60_000) {
+      hosts = { names: allowedHostNames({ listenHost: ctx.config.host, allowedHosts: ctx.config.allowedHosts }), builtAtMs: performance.now() };
+    }
+    return hosts.names;
+  }));
   await app.register(fastifyHelmet, { contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES }, strictTransportSecurity: false, frameguard: { action: 'deny' } });
 
   await app.register(fastifyRateLimit, {
@@ -74,7 +91,16 @@ export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Pr
     errorResponseBuilder: (_request, context) =>
       new HttpError(429, `Too many requests, try again in ${Math.ceil(context.ttl / 1000)} seconds`),
   });
-  await app.register(fastifyWebsocket, { options: { maxPayload: WS_MAX_MESSAGE_BYTES } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: WS_MAX_MESSAGE_BYTES },
+    // A client's bad frame (too large, not masked, cut off) is the client's fault, often a stranger's:
+    // one line with its code, never a stack trace per frame (which an attacker could use to flood the log).
+    errorHandler: (error, socket, request) => {
+      const code = (error as Error & { code?: string }).code;
+      request.log.warn({ code, reason: error.message.slice(0, 200) }, 'websocket closed on a client error');
+      socket.terminate();
+    },
+  });
 
   const greenhouseGuard = makeGreenhouseGuard(ctx.resolveGreenhouse);
   await app.register(

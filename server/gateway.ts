@@ -5,6 +5,7 @@ import pino, { type Logger } from 'pino';
 import { monotonicMs, ScaledClock, SystemClock, type Clock } from '../drivers/clock.ts';
 import { createHardware, type Hardware } from '../drivers/index.ts';
 import { buildHttpApp } from './app.ts';
+import { ensurePrivateDataDir } from './appliance/data-dir.ts';
 import { createHealthFeature } from './appliance/health-feature.ts';
 import { packageRoot } from './package-root.ts';
 import { createAlertsFeature } from './alerts/feature.ts';
@@ -17,6 +18,8 @@ import type { AppContext, GatewayHardware } from './context.ts';
 import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import type { ControlService } from './devices/control-service.ts';
 import { createDevicesFeature } from './devices/feature.ts';
+import { siteOf } from './devices/rules/site.ts';
+import { devicesDependingOn } from './devices/rules/dependents.ts';
 import { EventBus } from './events/bus.ts';
 import { startFeatures, stopFeatures, type Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
@@ -85,14 +88,17 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const usersFeature = createUsersFeature(ctx, { auth });
   const realtime = createRealtimeFeature(ctx, { auth, hubOptions: options.hubOptions });
   const devices = createDevicesFeature(ctx, { hub: realtime.hub });
-  const alerts = createAlertsFeature(ctx);
+  const alerts = createAlertsFeature(ctx, {
+    dependentsOf: (sensorType) => devicesDependingOn(sensorType, devices.repo.listPlain(), ctx.settings.get().deviceSettings.deadband).map((d) => d.deviceName),
+    lockoutCause: (alertType, deviceId) => devices.safety.lockoutCause(alertType, deviceId),
+  });
   const lifecycle = createLifecycleFeature(ctx);
   const analytics = createAnalyticsFeature(ctx);
   const sensors = createSensorsFeature(ctx);
   const listDevices = () => devices.repo.list();
   const mqtt = createMqttFeature(ctx, { control: devices.control, listDevices, snapshot: () => sensors.sampler.snapshot() });
   const metrics = createMetricsFeature(ctx, { sampler: sensors.sampler, listDevices, alerts: alerts.service, mqttStatus: mqtt.status });
-  const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status });
+  const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status, isSignedIn: auth.isSignedIn });
   const simulator = createSimulatorFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
   // consumer of its ticks is listening. Metrics first, so its request timing covers every route.
@@ -153,10 +159,11 @@ async function createAppContext(options: GatewayOptions): Promise<AppContext> {
   }));
   if (options.hardware) await hardware.safeState();
 
+  ensurePrivateDataDir(config.dataDir);
   const database = openDatabase(config.dataDir);
   if (clock instanceof ScaledClock) clock.resumeAfter(latestRecordMs(database));
   const bus = new EventBus(logger.child({ feature: 'events' }));
-  const settings = new SettingsService({ db: database.db, bus, greenhouseId: config.greenhouseId, clock });
+  const settings = new SettingsService({ db: database.db, bus, greenhouseId: config.greenhouseId, clock, defaultSite: siteOf(config) });
   const clockLog = logger.child({ feature: 'clock' });
   const clockSync = new ClockSync({
     mode: config.clockSync.mode ?? (config.hardware === 'raspberry-pi' ? 'check' : 'assume'),

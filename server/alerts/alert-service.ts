@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../drivers/clock.ts';
 import type { Alert, AlertStats, Severity } from '../contract/alert.ts';
 import { MANUAL_RESOLUTION } from '../contract/alert.ts';
-import type { SensorSnapshot } from '../contract/reading.ts';
+import type { SensorSnapshot, SensorType } from '../contract/reading.ts';
 import type { EventBus } from '../events/bus.ts';
 import { conflict, notFound } from '../domain/errors.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
@@ -18,6 +18,10 @@ export interface AlertServiceDeps {
   notifier: EmailNotifier;
   clock: Clock;
   logger: Logger;
+  /** Names of the auto-mode devices that depend on a sensor (a fault of it is then CRITICAL). */
+  dependentsOf?: (sensorType: SensorType) => string[];
+  /** Why a safety lockout's alert may not be resolved yet (its cause persists), or null. */
+  lockoutCause?: (alertType: string, deviceId: string | null) => string | null;
 }
 
 const OWNER = 'alerts';
@@ -52,7 +56,10 @@ export class AlertService {
       bus.on('settingsChanged', OWNER, () => {
         if (this.#lastSnapshot) this.#evaluateSnapshot(this.#lastSnapshot);
       }),
-      bus.on('sensorHealthChanged', OWNER, (event) => this.#apply(evaluateSensorHealth(event, this.deps.repo.activeByCause()))),
+      bus.on('sensorHealthChanged', OWNER, (event) => {
+        const dependents = event.healthy ? [] : (this.deps.dependentsOf?.(event.sensorType) ?? []);
+        this.#apply(evaluateSensorHealth(event, this.deps.repo.activeByCause(), dependents));
+      }),
       bus.on('sensorInstanceHealthChanged', OWNER, (event) => this.#apply(evaluateInstanceHealth(event, this.deps.repo.activeByCause()))),
       bus.on('safetyEvent', OWNER, (event) => this.#apply(evaluateSafety(event, this.deps.repo.activeByCause()))),
     ];
@@ -79,6 +86,7 @@ export class AlertService {
   }
 
   resolve(id: number, actionTaken: string = MANUAL_RESOLUTION): Alert {
+    this.#refuseWhileLockedOut(id);
     const row = this.deps.repo.resolve(id, actionTaken);
     if (!row) {
       const existing = this.deps.repo.findById(id);
@@ -96,8 +104,17 @@ export class AlertService {
     const existing = this.deps.repo.findById(id);
     if (!existing) throw notFound(`Alert ${id} not found`);
     if (existing.isResolved) throw conflict(`Alert ${id} is resolved; resolved alerts are kept as history`);
+    this.#refuseWhileLockedOut(id);
     this.deps.repo.delete(id);
     this.#acknowledge(existing);
+  }
+
+  /** A lockout's alert (dry run, run budget, cut-off) stays while its cause does: 409 saying why. */
+  #refuseWhileLockedOut(id: number): void {
+    const row = this.deps.repo.findById(id);
+    if (!row || row.isResolved) return;
+    const cause = this.deps.lockoutCause?.(row.alertType, row.deviceId);
+    if (cause) throw conflict(`Alert ${id} cannot be resolved while its cause persists: ${cause}`);
   }
 
   #acknowledge(row: AlertRow): void {

@@ -125,10 +125,13 @@ export const faultCauseKey = (sensorType: SensorType, fault: 'no_answer' | 'stuc
 /**
  * Sensor health: a sensor that stops answering raises SENSOR_FAULT, one that repeats the same value
  * SENSOR_STUCK (both HIGH, deviceId = the sensor type). When it is healthy again both resolve.
+ * A SENSOR_FAULT of a sensor that auto-mode devices depend on (`dependents`, their names) is CRITICAL,
+ * so it is mailed: automation is running without its input, and the message names what is affected.
  */
 export function evaluateSensorHealth(
   event: GatewayEvents['sensorHealthChanged'],
   active: ReadonlyMap<string, ActiveAlertView>,
+  dependents: readonly string[] = [],
 ): Evaluation {
   const result = empty();
   const { sensorType } = event;
@@ -146,11 +149,13 @@ export function evaluateSensorHealth(
   if (active.has(causeKey)) return result;
   const defaultMessage =
     fault === 'stuck' ? `${sensorType} sensor keeps reporting the same value` : `${sensorType} sensor is not answering`;
+  const critical = fault === 'no_answer' && dependents.length > 0;
+  const affected = critical ? `; automation depends on it: ${dependents.join(', ')}` : '';
   result.raise.push({
     causeKey,
     alertType: fault === 'stuck' ? 'SENSOR_STUCK' : 'SENSOR_FAULT',
-    severity: 'HIGH',
-    message: event.message || defaultMessage,
+    severity: critical ? 'CRITICAL' : 'HIGH',
+    message: `${event.message || defaultMessage}${affected}`,
     deviceId: sensorType,
     value: null,
     threshold: null,
@@ -192,6 +197,8 @@ export function evaluateInstanceHealth(
 
 export const SAFETY_SEVERITY = {
   PUMP_MAX_RUNTIME: 'HIGH',
+  // A heater switched on by hand ran its limit: someone forgot it, or the heating cannot keep up.
+  HEATER_MAX_RUNTIME: 'HIGH',
   DRY_RUN_LOCKOUT: 'CRITICAL',
   INTERLOCK: 'MEDIUM',
   // A device in auto mode lost its input and was switched to its safe state: the crop is unattended.
@@ -201,7 +208,7 @@ export const SAFETY_SEVERITY = {
 
 /**
  * Safety interlocks. DRY_RUN_LOCKOUT, INTERLOCK, SENSOR_LOSS and HEATER_CUTOFF describe a state and resolve when released.
- * PUMP_MAX_RUNTIME describes something that happened (a pump was cut off after running too long, which
+ * PUMP_MAX_RUNTIME and HEATER_MAX_RUNTIME describe something that happened (a pump was cut off after running too long, which
  * hints at a leak, a blocked line or a bad soil probe): it stays until a person resolves it.
  */
 export function evaluateSafety(
@@ -223,7 +230,7 @@ export function evaluateSafety(
         threshold: null,
       });
     }
-  } else if (current && event.kind !== 'PUMP_MAX_RUNTIME') {
+  } else if (current && event.kind !== 'PUMP_MAX_RUNTIME' && event.kind !== 'HEATER_MAX_RUNTIME') {
     result.resolve.push({ id: current.id, causeKey, actionTaken: `Auto-resolved: ${event.kind.replaceAll('_', ' ').toLowerCase()} released on ${event.deviceId}` });
   }
   return result;

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
+import type { SensorType } from '../contract/reading.ts';
 import type { Preferences } from '../contract/user.ts';
 import type { Db } from '../db/open.ts';
 import { users } from '../db/schema.ts';
@@ -9,13 +10,13 @@ import { AlertsRepo } from './alerts-repo.ts';
 import { EmailNotifier } from './email-notifier.ts';
 import { alertRoutes, notificationRoutes } from './routes.ts';
 
-/** Addresses of every account that opted in to email notifications. */
+/** Addresses of every granted account that opted in (a pending one is nobody's to mail yet). */
 export function emailRecipients(db: Db): string[] {
   return db
-    .select({ email: users.email, preferences: users.preferences })
+    .select({ email: users.email, preferences: users.preferences, requestedRole: users.requestedRole })
     .from(users)
     .all()
-    .filter((u) => (u.preferences as Partial<Preferences> | null)?.emailNotifications === true && u.email.includes('@'))
+    .filter((u) => u.requestedRole === null && (u.preferences as Partial<Preferences> | null)?.emailNotifications === true && u.email.includes('@'))
     .map((u) => u.email);
 }
 
@@ -25,7 +26,13 @@ export interface AlertsFeature extends Feature {
 }
 
 /** The alerts feature: evaluator + storage + notifications, and its routes. */
-export function createAlertsFeature(ctx: AppContext): AlertsFeature {
+/** What alerts ask of the devices feature: who depends on a sensor, and whether a lockout persists. */
+export interface AlertsUses {
+  dependentsOf?: (sensorType: SensorType) => string[];
+  lockoutCause?: (alertType: string, deviceId: string | null) => string | null;
+}
+
+export function createAlertsFeature(ctx: AppContext, uses: AlertsUses = {}): AlertsFeature {
   const { config, clock, bus, settings } = ctx;
   const db = ctx.database.db;
   const logger = featureLogger(ctx, 'alerts');
@@ -37,6 +44,7 @@ export function createAlertsFeature(ctx: AppContext): AlertsFeature {
     notifier,
     clock,
     logger,
+    ...uses,
   });
   return {
     name: 'alerts',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.ts';
 import { Envelope } from '../contract/common.ts';
@@ -9,7 +9,7 @@ import type { Feature } from '../features.ts';
 import { ok } from '../http/reply.ts';
 import { packageRoot } from '../package-root.ts';
 import type { SamplingLoop } from '../sensors/sampling-loop.ts';
-import { collectHealth, cpuTemperatureReader, Health, type HealthSources } from './health.ts';
+import { collectHealth, cpuTemperatureReader, HealthAnswer, type HealthSources } from './health.ts';
 
 // From the sources or from the compiled dist/server/main.js alike.
 const PACKAGE_JSON = join(packageRoot(import.meta.url), 'package.json');
@@ -23,16 +23,26 @@ export function packageVersion(): string {
   }
 }
 
-async function healthRoutes(fastify: FastifyInstance, options: { sources: HealthSources }): Promise<void> {
+interface HealthRoutesOptions {
+  sources: HealthSources;
+  isSignedIn: (request: FastifyRequest) => boolean;
+}
+
+async function healthRoutes(fastify: FastifyInstance, options: HealthRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  // No token: a monitoring script or the install script's first-run check asks before anyone signs in.
-  app.get('/', { schema: { response: { 200: Envelope(Health) } } }, async () => ok(await collectHealth(options.sources)));
+  // No token needed: a monitoring script or the install script's first-run check asks before anyone
+  // signs in. A stranger learns only ok or degraded: the details (broker address, driver error paths,
+  // version) are for signed-in accounts.
+  app.get('/', { schema: { response: { 200: Envelope(HealthAnswer) } } }, async (request) => {
+    const health = await collectHealth(options.sources);
+    return ok(options.isSignedIn(request) ? health : { status: health.status });
+  });
 }
 
 /** GET /api/health (public): database, drivers, each sensor's last sample age, CPU temperature, the MQTT bridge. */
 export function createHealthFeature(
   ctx: AppContext,
-  uses: { sampler: Pick<SamplingLoop, 'lastSampleAt' | 'healthy'>; mqttStatus?: () => MqttStatus },
+  uses: { sampler: Pick<SamplingLoop, 'lastSampleAt' | 'healthy'>; mqttStatus?: () => MqttStatus; isSignedIn: (request: FastifyRequest) => boolean },
 ): Feature {
   const builtAtMs = performance.now();
   const sources: HealthSources = {
@@ -51,7 +61,7 @@ export function createHealthFeature(
   return {
     name: 'health',
     async registerPublicRoutes(api) {
-      await api.register(healthRoutes, { prefix: '/health', sources });
+      await api.register(healthRoutes, { prefix: '/health', sources, isSignedIn: uses.isSignedIn });
     },
   };
 }

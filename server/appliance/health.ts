@@ -32,6 +32,9 @@ export const Health = Type.Object({
 });
 export type Health = Static<typeof Health>;
 
+/** What GET /api/health answers: everything to a signed-in account, only `status` to anyone else. */
+export const HealthAnswer = Type.Object({ ...Type.Partial(Health).properties, status: Health.properties.status });
+
 export interface DriverStatusView {
   name: string;
   available: boolean;

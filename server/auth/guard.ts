@@ -44,7 +44,19 @@ export function bearerToken(header: string | undefined): string | null {
   return match ? match[1]! : null;
 }
 
-export function makeAuthenticate(users: UsersRepo, tokens: TokenService) {
+/** A self-registered account that no admin has granted yet (server/auth/README.md, "Pending accounts"). */
+export function isPending(account: Pick<UserRow, 'requestedRole'>): boolean {
+  return account.requestedRole !== null;
+}
+
+export const PENDING_REFUSAL = 'Your account is waiting for an administrator to approve it';
+
+/**
+ * The guard of authenticated routes: a valid, unrevoked bearer token of an existing account. A pending
+ * account passes only where `allowPending` (its own profile and session: /api/auth); everywhere else,
+ * HTTP, websocket, metrics and exports alike, it is 403.
+ */
+export function makeAuthenticate(users: UsersRepo, tokens: TokenService, options: { allowPending: boolean }) {
   return async function authenticate(request: FastifyRequest): Promise<void> {
     if (!request.headers.authorization) throw unauthorized('Authentication required: send a bearer token');
     const token = bearerToken(request.headers.authorization);
@@ -54,6 +66,7 @@ export function makeAuthenticate(users: UsersRepo, tokens: TokenService) {
     }
     const account = accountFromClaims(users, checked.claims);
     if (!account) throw unauthorized('Invalid or revoked token, please sign in again');
+    if (!options.allowPending && isPending(account)) throw forbidden(PENDING_REFUSAL);
     request.account = account;
     request.tokenClaims = checked.claims;
   };

@@ -1,9 +1,11 @@
 import Type from 'typebox';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-rules.ts';
 import { Envelope } from '../contract/common.ts';
 import { Preferences, PublicUser, Role, Session, Theme } from '../contract/user.ts';
 
 export const Username = Type.String({ minLength: 3, maxLength: 32, pattern: '^[A-Za-z0-9_.-]+$' });
-export const Password = Type.String({ minLength: 8, maxLength: 128 });
+/** Length only; the rest of the rules (not common, not the username) are passwordProblem's. */
+export const Password = Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH });
 export const Email = Type.String({ format: 'email', maxLength: 254 });
 
 export const RegisterBody = Type.Object({
@@ -11,6 +13,8 @@ export const RegisterBody = Type.Object({
   email: Email,
   password: Password,
   role: Type.Optional(Role),
+  /** The first run's one-time code (server/auth/README.md); accepted and ignored once an admin exists. */
+  setupCode: Type.Optional(Type.String({ maxLength: 64 })),
 });
 
 export const LoginBody = Type.Object({
@@ -44,10 +48,13 @@ export const SessionReply = Type.Object({
 });
 
 export const UserReply = Envelope(PublicUser);
+export const LoggedOutReply = Envelope(Type.Null());
 
 export const DemoReply = Envelope(
   Type.Object({
     enabled: Type.Boolean(),
+    /** First run: no account yet, so signing up needs the setup code (the login screen asks for it). */
+    setupRequired: Type.Boolean(),
     username: Type.Optional(Type.String()),
     password: Type.Optional(Type.String()),
   }),

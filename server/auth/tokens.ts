@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createSigner, createVerifier, TokenError } from 'fast-jwt';
 import type { Role } from '../contract/user.ts';
 import type { UserRow } from './users-repo.ts';
@@ -13,6 +14,8 @@ export interface TokenClaims {
   role: Role;
   tv: number;
   sat: number;
+  /** The token's own id: sign-out and refresh revoke this one token (RevokedTokens). */
+  jti: string;
 }
 
 export interface VerifiedClaims extends TokenClaims {
@@ -30,6 +33,8 @@ export interface TokenServiceOptions {
   secret: string;
   /** A session (one sign-in and its refreshes) ends this long after the sign-in. */
   sessionMaxMs: number;
+  /** Tokens revoked before their expiry (sign-out, refresh). */
+  revoked: { has(tokenId: string): boolean };
 }
 
 /**
@@ -42,8 +47,10 @@ export class TokenService {
   readonly #sign: (claims: TokenClaims & { exp: number }) => string;
   readonly #verify: (token: string) => VerifiedClaims;
   readonly #sessionMaxMs: number;
+  readonly #revoked: TokenServiceOptions['revoked'];
 
   constructor(options: TokenServiceOptions) {
+    this.#revoked = options.revoked;
     this.#sign = createSigner({ key: options.secret, algorithm: 'HS256' });
     // Only HS256: a token signed with another algorithm, or none, is refused; `exp` is required.
     this.#verify = createVerifier({ key: options.secret, algorithms: ['HS256'], requiredClaims: ['exp'] });
@@ -63,6 +70,7 @@ export class TokenService {
       role: user.role,
       tv: user.tokenVersion,
       sat: Math.floor(sessionStartedAtMs / 1000),
+      jti: randomBytes(16).toString('base64url'),
       exp: Math.floor(endMs / 1000),
     });
   }
@@ -78,6 +86,8 @@ export class TokenService {
     // A token without a session start (or one from the future) is not one we issued.
     if (typeof claims.sat !== 'number' || !Number.isFinite(claims.sat) || claims.sat > claims.iat) return { ok: false, reason: 'invalid' };
     if (claims.sat * 1000 + this.#sessionMaxMs <= Date.now()) return { ok: false, reason: 'expired' };
+    // Every token we issue has an id; one without cannot be revoked alone, so it is not accepted.
+    if (typeof claims.jti !== 'string' || claims.jti === '' || this.#revoked.has(claims.jti)) return { ok: false, reason: 'invalid' };
     return { ok: true, claims };
   }
 }

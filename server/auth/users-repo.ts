@@ -57,6 +57,8 @@ export class UsersRepo {
   /**
    * Changes an account's role, clears its request and revokes its tokens, refusing to leave the
    * gateway without an admin. Count and update share one transaction so two demotions cannot race.
+   * Granting a pending account keeps its tokens: it only gains, and its owner, waiting on the "request
+   * sent" screen, goes straight in instead of being signed out without a word.
    */
   changeRole(id: number, role: Role): UserRow | 'last-admin' {
     return this.deps.db.transaction((tx) => {
@@ -66,9 +68,10 @@ export class UsersRepo {
         const admins = tx.select({ n: count() }).from(users).where(eq(users.role, 'admin')).get()?.n ?? 0;
         if (admins <= 1) return 'last-admin';
       }
+      const tokenVersion = current.requestedRole !== null ? current.tokenVersion : current.tokenVersion + 1;
       return tx
         .update(users)
-        .set({ role, requestedRole: null, tokenVersion: current.tokenVersion + 1, updatedAt: new Date(this.deps.clock.now()) })
+        .set({ role, requestedRole: null, tokenVersion, updatedAt: new Date(this.deps.clock.now()) })
         .where(eq(users.id, id))
         .returning()
         .get()!;
@@ -89,19 +92,28 @@ export class UsersRepo {
     });
   }
 
-  /**
-   * Creates the account; the very first account becomes admin whatever it asked for. The count and the
-   * insert run in one transaction so two simultaneous first registrations cannot both become admin.
-   */
+  /** Creates the account with the role given (an admin's choice, or a self-registration's outcome). */
   create(user: NewUser): UserRow {
+    const nowDate = new Date(this.deps.clock.now());
+    return this.deps.db
+      .insert(users)
+      .values({ ...user, requestedRole: user.requestedRole ?? null, preferences: DEFAULT_PREFERENCES, createdAt: nowDate, updatedAt: nowDate })
+      .returning()
+      .get();
+  }
+
+  /**
+   * Creates the first account, an admin, or answers null when any account exists. The count and the
+   * insert share one transaction (SQLite runs one writer at a time), so however many first-run
+   * registrations race, exactly one becomes admin.
+   */
+  createFirstAdmin(user: Omit<NewUser, 'role' | 'requestedRole'>): UserRow | null {
     return this.deps.db.transaction((tx) => {
-      const existing = tx.select({ n: count() }).from(users).get()?.n ?? 0;
-      const first = existing === 0;
-      const role: Role = first ? 'admin' : user.role;
+      if ((tx.select({ n: count() }).from(users).get()?.n ?? 0) > 0) return null;
       const nowDate = new Date(this.deps.clock.now());
       return tx
         .insert(users)
-        .values({ ...user, role, requestedRole: first ? null : (user.requestedRole ?? null), preferences: DEFAULT_PREFERENCES, createdAt: nowDate, updatedAt: nowDate })
+        .values({ ...user, role: 'admin', requestedRole: null, preferences: DEFAULT_PREFERENCES, createdAt: nowDate, updatedAt: nowDate })
         .returning()
         .get();
     });
@@ -113,7 +125,7 @@ export class UsersRepo {
     return this.update(id, { previousLoginAt: current?.lastLoginAt ?? null, lastLoginAt: new Date(this.deps.clock.now()) });
   }
 
-  update(id: number, changes: Partial<Pick<UserRow, 'email' | 'preferences' | 'passwordHash' | 'lastLoginAt' | 'previousLoginAt' | 'tokenVersion'>>): UserRow {
+  update(id: number, changes: Partial<Pick<UserRow, 'email' | 'preferences' | 'passwordHash' | 'lastLoginAt' | 'previousLoginAt' | 'tokenVersion' | 'role' | 'requestedRole'>>): UserRow {
     const row = this.deps.db
       .update(users)
       .set({ ...changes, updatedAt: new Date(this.deps.clock.now()) })
@@ -131,6 +143,7 @@ export class UsersRepo {
       email: row.email,
       role: row.role,
       requestedRole: row.requestedRole ?? null,
+      pending: row.requestedRole !== null,
       lastLogin: toIso(row.lastLoginAt),
       previousLogin: toIso(row.previousLoginAt),
       greenhouseAccess: [{ greenhouseId: this.deps.greenhouseId }],

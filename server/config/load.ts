@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import Value from 'typebox/value';
 import { ConfigSchema, wiredTypeOf, type Config, type WiredOutput } from './schema.ts';
 import { checkSensorInstances, resolveSensorInstances, type SensorInstanceConfig } from './sensor-instances.ts';
+import { unknownKeys } from './unknown-keys.ts';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -53,6 +54,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       problems.push(`GREENHOUSE_CONFIG (${file}): cannot read it as JSON${positionOf(err)}`);
     }
   }
+  problems.push(...unknownKeys(ConfigSchema, fromFile));
   const raw: Record<string, unknown> = { ...fromFile };
   for (const { env: name, key, parse } of ENV_KEYS) {
     const value = env[name];

@@ -67,6 +67,11 @@ export const ConfigSchema = Type.Object({
   /** Seeds a demo admin and shows its hint on the login screen. Default: on in simulator mode only. */
   demo: Type.Optional(Type.Boolean()),
   greenhouseId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', default: 'greenhouse-001' }),
+  /**
+   * Extra names the gateway may be reached by (a DNS name, a reverse proxy's host), beside its own
+   * addresses, host name and localhost; any other Host header is refused with 421 (DNS rebinding).
+   */
+  allowedHosts: Type.Array(Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.:_-]+$' }), { maxItems: 100, default: [] }),
   /** Largest accepted request body. */
   bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: 10485760, default: 1048576 }),
   /**
@@ -89,8 +94,12 @@ export const ConfigSchema = Type.Object({
     {
       websocketsPerAccount: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
       websocketsTotal: Type.Integer({ minimum: 1, maximum: 100000, default: 200 }),
+      /** Not-yet-authenticated websockets per address; a quarter of websocketsTotal is the most they take in all. */
+      anonymousWebsocketsPerAddress: Type.Integer({ minimum: 1, maximum: 1000, default: 4 }),
       /** Open TCP connections in all (HTTP and websocket); more are dropped at accept. */
       connectionsTotal: Type.Integer({ minimum: 10, maximum: 100000, default: 1000 }),
+      /** Open TCP connections one address may hold; more are dropped at accept (a phone uses about 6). */
+      connectionsPerAddress: Type.Integer({ minimum: 4, maximum: 100000, default: 64 }),
       /** Request headers must arrive within this time; slow clients are dropped. */
       headersTimeoutMs: Type.Integer({ minimum: 100, maximum: 120000, default: 10000 }),
       /** An idle keep-alive connection is closed after this time. */

@@ -26,6 +26,7 @@ export const KNOWN_ALERT_TYPES = [
   /** One sensor of a zone failed or is stuck while another still serves the zone. */
   'SENSOR_DEGRADED',
   'PUMP_MAX_RUNTIME',
+  'HEATER_MAX_RUNTIME',
   'DRY_RUN_LOCKOUT',
   'INTERLOCK',
   'SENSOR_LOSS',

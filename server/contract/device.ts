@@ -46,6 +46,24 @@ export const ScheduleTime = Type.String({ pattern: SCHEDULE_TIME_PATTERN, descri
 export const Schedule = Type.Object({ from: ScheduleTime, to: ScheduleTime }, { additionalProperties: false });
 export type Schedule = Static<typeof Schedule>;
 
+/**
+ * Where each threshold rule lets go: the reading at which a rule that switched the device on releases it
+ * (a band: "heat below 18, stop at 20"). Absent or null: the threshold plus the global deadband of
+ * deviceSettings. A *Low rule's offAt is above its threshold, a *High rule's below it.
+ */
+export const RuleOffAt = Type.Object(
+  {
+    temperatureHigh: Type.Optional(NullableNumber),
+    temperatureLow: Type.Optional(NullableNumber),
+    humidityHigh: Type.Optional(NullableNumber),
+    humidityLow: Type.Optional(NullableNumber),
+    soilMoistureLow: Type.Optional(NullableNumber),
+    lightLevelLow: Type.Optional(NullableNumber),
+  },
+  { additionalProperties: false },
+);
+export type RuleOffAt = Static<typeof RuleOffAt>;
+
 /** Each rule is a number or null (disabled); `schedule` null means always. */
 export const AutomationRules = Type.Object({
   temperatureHigh: NullableNumber,
@@ -55,6 +73,7 @@ export const AutomationRules = Type.Object({
   soilMoistureLow: NullableNumber,
   lightLevelLow: NullableNumber,
   schedule: Type.Union([Schedule, Type.Null()]),
+  offAt: Type.Optional(RuleOffAt),
 });
 export type AutomationRules = Static<typeof AutomationRules>;
 
@@ -68,9 +87,37 @@ export const EMPTY_RULES: AutomationRules = {
   schedule: null,
 };
 
-/** What a device in auto mode does when an input of its rules is lost: 'off' (safe state) or 'hold'. */
-export const SensorLossAction = Type.Union([Type.Literal('off'), Type.Literal('hold')]);
+/**
+ * What a device in auto mode does when an input of its rules is lost: 'off' (safe state), 'hold', or
+ * 'duty': on for `sensorLossDutyPct` % of each 10-minute cycle from the cycle's start (frost protection).
+ */
+export const SensorLossAction = Type.Union([Type.Literal('off'), Type.Literal('hold'), Type.Literal('duty')]);
 export type SensorLossAction = Static<typeof SensorLossAction>;
+
+/** The length of one sensor-loss duty cycle. */
+export const SENSOR_LOSS_DUTY_CYCLE_MS = 10 * 60_000;
+
+/** What forbids switching a device on (or open). Switching off or closing is never locked. */
+export const DeviceLockKind = Type.Union([
+  Type.Literal('dry_run'),
+  Type.Literal('run_budget'),
+  Type.Literal('cutoff'),
+  Type.Literal('interlock'),
+  Type.Literal('maintenance'),
+  Type.Literal('sensor_loss'),
+  Type.Literal('min_off'),
+  Type.Literal('no_reading'),
+  Type.Literal('switch_rate'),
+]);
+export type DeviceLockKind = Static<typeof DeviceLockKind>;
+
+/** One lock: a grower's sentence, and `until` when it ends by time (run budget, min off, switch rate). */
+export const DeviceLock = Type.Object({
+  kind: DeviceLockKind,
+  text: Type.String(),
+  until: Type.Optional(IsoTimestamp),
+});
+export type DeviceLock = Static<typeof DeviceLock>;
 
 /** The configured hardware output a device drives; null when the device is unbound (drives nothing). */
 export const OutputBinding = Type.Object({
@@ -80,6 +127,17 @@ export const OutputBinding = Type.Object({
   available: Type.Boolean(),
 });
 export type OutputBinding = Static<typeof OutputBinding>;
+
+/**
+ * Why a device is in its current state: the newest control-log entry's source and reason, or a live
+ * safety state (sensor-loss duty, a lockout) that explains it better.
+ */
+export const StateReason = Type.Object({
+  source: Type.Union([Type.Literal('user'), Type.Literal('rule'), Type.Literal('safety'), Type.Literal('system'), Type.Literal('mqtt')]),
+  text: Type.String(),
+  since: IsoTimestamp,
+});
+export type StateReason = Static<typeof StateReason>;
 
 export const Device = Type.Object({
   _id: Type.String(),
@@ -95,21 +153,29 @@ export const Device = Type.Object({
   lastActivated: Type.Union([IsoTimestamp, Type.Null()]),
   automationRules: AutomationRules,
   sensorLossAction: SensorLossAction,
+  /** 0-100 with sensorLossAction 'duty'; null otherwise. */
+  sensorLossDutyPct: Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]),
+  stateReason: Type.Union([StateReason, Type.Null()]),
+  /** What forbids switching on now; empty when nothing does. */
+  locks: Type.Array(DeviceLock),
   output: Type.Union([OutputBinding, Type.Null()]),
   createdAt: IsoTimestamp,
   updatedAt: IsoTimestamp,
 });
 export type Device = Static<typeof Device>;
 
-export const ControlSource = Type.Union([
-  Type.Literal('user'),
-  Type.Literal('rule'),
-  Type.Literal('safety'),
-  Type.Literal('system'),
-  /** A command on the MQTT bridge's `/set` topic (Home Assistant, Node-RED); the broker's ACL is the gate. */
-  Type.Literal('mqtt'),
-]);
+/** Who or what changed a device: 'mqtt' is a command on the bridge's `/set` topic (the broker's ACL is the gate). */
+export const ControlSource = StateReason.properties.source;
 export type ControlSource = Static<typeof ControlSource>;
+
+/** A switch-on refused by a lock: 409 with the lock that refused it. */
+export const LockedFailureEnvelope = Type.Object({
+  success: Type.Literal(false),
+  message: Type.String(),
+  lock: Type.Optional(DeviceLock),
+  errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+});
+export type LockedFailureEnvelope = Static<typeof LockedFailureEnvelope>;
 
 /** One row of the control log: every state change, with who or what caused it. */
 export const ControlLog = Type.Object({

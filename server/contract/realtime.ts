@@ -1,5 +1,5 @@
 import type { Alert } from './alert.ts';
-import type { ControlAction, ControlLog, Device, DeviceStatus } from './device.ts';
+import type { ControlAction, ControlLog, Device, DeviceLock, DeviceStatus, StateReason } from './device.ts';
 import type { AllSensorsUpdate, Reading } from './reading.ts';
 import type { PublicUser } from './user.ts';
 
@@ -21,12 +21,14 @@ export interface ServerEvents {
     action: string;
     status: DeviceStatus;
     controlLog: ControlLog | null;
+    stateReason: StateReason | null;
+    locks: DeviceLock[];
   };
   deviceControlled: { greenhouseId: string; device: Device; controlLog: ControlLog | null };
   deviceAdded: Device;
   deviceRemoved: { greenhouseId: string; deviceId: string };
   /** A client message was refused (bad shape, forbidden, conflict); the socket stays open. */
-  error: { message: string; event?: string; status?: number };
+  error: { message: string; event?: string; status?: number; lock?: DeviceLock };
 }
 
 export interface ClientEvents {
@@ -46,5 +48,7 @@ export type ServerMessage = {
 
 /** Close codes for missing, bad or expired authentication, and beyond the per-account cap. */
 export { WS_CLOSE_UNAUTHORIZED, WS_CLOSE_TOO_MANY } from '../../common/catalogue.ts';
+/** The account is pending an administrator's approval: it may not open the live stream. */
+export const WS_CLOSE_FORBIDDEN = 4403;
 /** Closes a socket beyond the gateway's total cap: the standard "try again later". */
 export const WS_CLOSE_TRY_AGAIN_LATER = 1013;

@@ -20,13 +20,27 @@ export const SystemSettings = Type.Object({
   updateInterval: Type.Integer({ minimum: 1, maximum: 3600 }),
   autoBackup: Type.Boolean(),
   maintenanceMode: Type.Boolean(),
+  /** Where the greenhouse stands, for sunrise/sunset schedules; applied at once. Config `site` is its default. */
+  site: Type.Union([
+    Type.Object(
+      { latitude: Type.Number({ minimum: -90, maximum: 90 }), longitude: Type.Number({ minimum: -180, maximum: 180 }) },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ]),
 });
 export type SystemSettings = Static<typeof SystemSettings>;
 
 /** Safety and anti-chatter limits of the outputs (the specification leaves these fields open). */
 export const DeviceSettings = Type.Object({
-  /** A pump never runs longer than this in one go. */
+  /** A pump's on-time within any window of `pumpRunWindowMinutes` is at most this (a run budget). */
   pumpMaxRunSeconds: Type.Integer({ minimum: 5, maximum: 3600 }),
+  /** The sliding window of the pump run budget; no off/on pattern resets it. */
+  pumpRunWindowMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
+  /** A heater switched on by a person or MQTT goes off after this (auto mode is bounded by its rules). */
+  heaterMaxRunMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
+  /** Switch-ons per output within any hour, from every source: relays and compressors die of chatter. */
+  maxSwitchesPerHour: Type.Integer({ minimum: 1, maximum: 3600 }),
   /** Below this water level the pump is locked out (dry-run protection). */
   tankLowLevelCm: Type.Number({ minimum: 0, maximum: 1000 }),
   /** Minimum time an output stays on / off after a rule switched it. */
@@ -66,10 +80,14 @@ export const DEFAULT_SYSTEM_SETTINGS: SystemSettings = {
   updateInterval: 5,
   autoBackup: true,
   maintenanceMode: false,
+  site: null,
 };
 
 export const DEFAULT_DEVICE_SETTINGS: DeviceSettings = {
   pumpMaxRunSeconds: 300,
+  pumpRunWindowMinutes: 60,
+  heaterMaxRunMinutes: 240,
+  maxSwitchesPerHour: 30,
   tankLowLevelCm: 10,
   minOnSeconds: 30,
   minOffSeconds: 30,

@@ -27,6 +27,11 @@ export const PublicUser = Type.Object({
   role: Role,
   /** The role a self-registered account asked for, while it waits for an admin; null otherwise. */
   requestedRole: Type.Union([Role, Type.Null()]),
+  /**
+   * Waiting for an admin (a self-registration under `approval`): it may read its own profile and
+   * session only, everything else is 403, until an admin grants a role.
+   */
+  pending: Type.Boolean(),
   /** The newest sign-in (admins' Users tab). */
   lastLogin: Type.Union([IsoTimestamp, Type.Null()]),
   /** The sign-in before the newest one: for the person signed in, their "Last Login"; null if none. */

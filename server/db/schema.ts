@@ -125,8 +125,10 @@ export const devices = sqliteTable(
     lastActivatedAt: timestampMs('last_activated_at'),
     /** JSON of contract AutomationRules. */
     automationRules: text('automation_rules', { mode: 'json' }).notNull(),
-    /** What auto mode does when an input of its rules is lost: 'off' (safe state) or 'hold'. */
-    sensorLossAction: text('sensor_loss_action', { enum: ['off', 'hold'] }).notNull().default('off'),
+    /** What auto mode does when an input of its rules is lost: 'off' (safe state), 'hold' or 'duty'. */
+    sensorLossAction: text('sensor_loss_action', { enum: ['off', 'hold', 'duty'] }).notNull().default('off'),
+    /** With 'duty': the share (0-100 %) of each 10-minute cycle the device runs; null otherwise. */
+    sensorLossDutyPct: real('sensor_loss_duty_pct'),
     /** The configured output it drives (config outputs[].outputId), or null when unbound. */
     outputId: text('output_id'),
     createdAt: createdAt(),
@@ -155,6 +157,8 @@ export const controlLog = sqliteTable(
   (t) => [
     index('control_log_device_id_idx').on(t.deviceId),
     index('control_log_created_at_idx').on(t.createdAt),
+    // A device's newest entries (its card's state reason, every few seconds) by index seek, not a sort.
+    index('control_log_device_id_created_at_idx').on(t.deviceId, t.createdAt),
   ],
 );
 

@@ -2,7 +2,7 @@ import { SerialQueue } from '../../drivers/delay.ts';
 import type { Clock } from '../../drivers/clock.ts';
 import type { ControlAction, ControlLog, ControlSource, Device } from '../contract/device.ts';
 import type { EventBus } from '../events/bus.ts';
-import { conflict, notFound, unavailable } from '../domain/errors.ts';
+import { notFound, unavailable } from '../domain/errors.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import { actionFor, isOnStatus, statusFor, targetState, verbFor } from './actions.ts';
 import type { DevicesRepo } from './devices-repo.ts';
@@ -23,9 +23,11 @@ export interface ControlResult {
   message: string;
 }
 
-/** The checks the safety layer makes before anything is switched on (it may refuse with 409). */
+/** The locks the safety layer checks before anything is switched on (it refuses with 409 and the lock). */
 export interface TurnOnGuard {
   checkTurnOn(device: Device, source: ControlSource, allDevices: readonly Device[]): void;
+  /** A switch was written: the run ledger learns it before the answer's locks are computed. */
+  recordSwitch(device: Device, source: ControlSource): void;
 }
 
 export interface ControlDeps {
@@ -66,18 +68,14 @@ export class ControlService {
   }
 
   async #apply(request: ControlRequest): Promise<ControlResult> {
-    const { repo, bus, settings } = this.deps;
+    const { repo, bus } = this.deps;
     const device = repo.find(request.deviceId);
     if (!device) throw notFound(`Device '${request.deviceId}' not found`);
     const wasOn = isOnStatus(device.status);
     const on = targetState(device.deviceType, request.action, wasOn);
 
-    if (on) {
-      if (settings.get().systemSettings.maintenanceMode) {
-        throw conflict('Maintenance mode is on: device control is disabled except switching devices off');
-      }
-      this.deps.safety.checkTurnOn(device, request.source, repo.list());
-    }
+    // Every lock (maintenance mode, safety, run limits) refuses a switch-on here, whoever asks.
+    if (on) this.deps.safety.checkTurnOn(device, request.source, repo.listPlain());
 
     const unbound = await this.#drive(device, on);
 
@@ -85,7 +83,7 @@ export class ControlService {
     const changed = newStatus !== device.status;
     const what = changed ? `${device.deviceName} ${verbFor(device.deviceType, on)}` : `${device.deviceName} is already ${newStatus}`;
     const message = unbound ? `${what} (not connected to hardware)` : what;
-    const { device: updated, controlLog } = repo.recordStateChange({
+    const { device: written, controlLog } = repo.recordStateChange({
       deviceId: device.deviceId,
       action: request.action,
       previousStatus: device.status,
@@ -95,6 +93,9 @@ export class ControlService {
       reason: request.reason ?? message,
       atMs: this.deps.clock.now(),
     });
+    this.deps.safety.recordSwitch(written, request.source);
+    // Read again: its locks (minimum off time, run budget, switch rate) depend on the switch just made.
+    const updated = repo.find(device.deviceId) ?? written;
     bus.emit('deviceChanged', { greenhouseId: repo.greenhouseId, device: updated, action: request.action, controlLog });
     return { device: updated, controlLog, message };
   }

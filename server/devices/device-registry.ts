@@ -5,6 +5,23 @@ import { conflict, invalid, notFound } from '../domain/errors.ts';
 import { isOnStatus, safeStatusFor } from './actions.ts';
 import type { ControlService } from './control-service.ts';
 import type { DevicePatch, DevicesRepo } from './devices-repo.ts';
+import { checkOffAt, mergeRules } from './rules/off-at.ts';
+
+/**
+ * The duty share to store: required with 'duty' (sent now or kept from before), refused with any other
+ * action (it would mean nothing there), and cleared when the action moves away from 'duty'.
+ */
+function dutyPctOf(action: SensorLossAction, sent: number | null | undefined, stored: number | null): number | null {
+  if (action === 'duty') {
+    const pct = sent === undefined ? stored : sent;
+    if (pct === null) throw invalid("sensorLossDutyPct is required with sensorLossAction 'duty' (0-100 % of each 10-minute cycle)", 'sensorLossDutyPct');
+    return pct;
+  }
+  if (sent !== undefined && sent !== null) {
+    throw invalid(`sensorLossDutyPct applies only with sensorLossAction 'duty' (this device's is '${action}')`, 'sensorLossDutyPct');
+  }
+  return null;
+}
 
 export interface AddDeviceInput {
   deviceId: string;
@@ -26,6 +43,7 @@ export interface AutomationChanges {
   automationRules?: Partial<AutomationRules>;
   autoMode?: boolean;
   sensorLossAction?: SensorLossAction;
+  sensorLossDutyPct?: number | null;
 }
 
 export interface DeviceRegistryDeps {
@@ -112,13 +130,16 @@ export class DeviceRegistry {
 
   setAutomation(deviceId: string, changes: AutomationChanges): Device {
     const device = this.#get(deviceId);
-    const automationRules = { ...device.automationRules, ...changes.automationRules };
+    const automationRules = mergeRules(device.automationRules, changes.automationRules);
     if (automationRules.schedule) this.deps.checkSchedule?.(automationRules.schedule);
+    checkOffAt(automationRules);
+    const sensorLossAction = changes.sensorLossAction ?? device.sensorLossAction;
     return this.#changed(
       this.deps.repo.update(deviceId, {
         automationRules,
         autoMode: changes.autoMode ?? device.autoMode,
-        sensorLossAction: changes.sensorLossAction ?? device.sensorLossAction,
+        sensorLossAction,
+        sensorLossDutyPct: dutyPctOf(sensorLossAction, changes.sensorLossDutyPct, device.sensorLossDutyPct),
       }),
     );
   }

@@ -1,5 +1,5 @@
 import type { Clock } from '../../drivers/clock.ts';
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, ne, type SQL } from 'drizzle-orm';
 import {
   EMPTY_RULES,
   type AutomationRules,
@@ -36,6 +36,7 @@ export interface DevicePatch {
   autoMode?: boolean;
   automationRules?: AutomationRules;
   sensorLossAction?: SensorLossAction;
+  sensorLossDutyPct?: number | null;
 }
 
 export interface StateChange {
@@ -64,6 +65,7 @@ export interface DevicesRepoDeps {
 export class DevicesRepo {
   readonly #outputs: Map<string, OutputConfig>;
   readonly greenhouseId: string;
+  #explain: ((device: Device, all?: readonly Device[]) => Device) | null = null;
 
   constructor(private readonly deps: DevicesRepoDeps) {
     this.greenhouseId = deps.greenhouseId;
@@ -78,13 +80,32 @@ export class DevicesRepo {
     return [...this.#outputs.values()];
   }
 
+  /**
+   * Fills `stateReason` and `locks` of every device this repo answers (list, find, state changes), so
+   * no answer or event carries a stale card. Safety reads the plain rows (listPlain) to compute them.
+   */
+  useExplainer(explain: (device: Device, all?: readonly Device[]) => Device): void {
+    this.#explain = explain;
+  }
+
   list(): Device[] {
+    // One read of the rows serves every device's locks (the interlock looks at the others).
+    const plain = this.listPlain();
+    return plain.map((d) => this.#explained(d, plain));
+  }
+
+  /** The rows without stateReason and locks (what safety and the lock computation read). */
+  listPlain(): Device[] {
     return this.deps.db.select().from(devices).where(eq(devices.greenhouseId, this.greenhouseId)).orderBy(devices.id).all().map((r) => this.#toDevice(r));
   }
 
   find(deviceId: string): Device | null {
     const row = this.deps.db.select().from(devices).where(eq(devices.deviceId, deviceId)).get();
-    return row && row.greenhouseId === this.greenhouseId ? this.#toDevice(row) : null;
+    return row && row.greenhouseId === this.greenhouseId ? this.#explained(this.#toDevice(row)) : null;
+  }
+
+  #explained(device: Device, all?: readonly Device[]): Device {
+    return this.#explain ? this.#explain(device, all) : device;
   }
 
   /** The device bound to an output, if any. */
@@ -123,6 +144,7 @@ export class DevicesRepo {
     if (patch.autoMode !== undefined) set.autoMode = patch.autoMode;
     if (patch.automationRules !== undefined) set.automationRules = patch.automationRules;
     if (patch.sensorLossAction !== undefined) set.sensorLossAction = patch.sensorLossAction;
+    if (patch.sensorLossDutyPct !== undefined) set.sensorLossDutyPct = patch.sensorLossDutyPct;
     this.deps.db.update(devices).set(set).where(eq(devices.deviceId, deviceId)).run();
     return this.find(deviceId)!;
   }
@@ -159,16 +181,30 @@ export class DevicesRepo {
     return { device: this.find(change.deviceId)!, controlLog: toControlLog(logRow) };
   }
 
-  /** Newest first. */
-  controlLog(deviceId: string, limit: number): ControlLog[] {
+  /** Newest first; `source` keeps one kind of cause, `beforeMs` only entries strictly older (paging back). */
+  controlLog(deviceId: string, limit: number, filter: { source?: ControlSource; beforeMs?: number } = {}): ControlLog[] {
+    const where: SQL[] = [eq(controlLog.deviceId, deviceId)];
+    if (filter.source) where.push(eq(controlLog.source, filter.source));
+    if (filter.beforeMs !== undefined) where.push(lt(controlLog.createdAt, new Date(filter.beforeMs)));
     return this.deps.db
       .select()
       .from(controlLog)
-      .where(eq(controlLog.deviceId, deviceId))
+      .where(and(...where))
       .orderBy(desc(controlLog.createdAt), desc(controlLog.id))
       .limit(limit)
       .all()
       .map(toControlLog);
+  }
+
+  /** Every actual state change since a time, oldest first (the run ledger's memory across restarts). */
+  stateChangesSince(sinceMs: number): Array<{ deviceId: string; on: boolean; atMs: number }> {
+    return this.deps.db
+      .select({ deviceId: controlLog.deviceId, newStatus: controlLog.newStatus, createdAt: controlLog.createdAt })
+      .from(controlLog)
+      .where(and(eq(controlLog.greenhouseId, this.greenhouseId), gte(controlLog.createdAt, new Date(sinceMs)), ne(controlLog.previousStatus, controlLog.newStatus)))
+      .orderBy(asc(controlLog.createdAt), asc(controlLog.id))
+      .all()
+      .map((r) => ({ deviceId: r.deviceId, on: r.newStatus === 'ON' || r.newStatus === 'OPEN', atMs: r.createdAt.getTime() }));
   }
 
   /** When the device last actually changed state (epoch ms), or null: the rule engine's min on/off times. */
@@ -205,6 +241,10 @@ export class DevicesRepo {
       lastActivated: toIso(row.lastActivatedAt),
       automationRules: { ...EMPTY_RULES, ...(row.automationRules as Partial<AutomationRules>) },
       sensorLossAction: row.sensorLossAction,
+      sensorLossDutyPct: row.sensorLossDutyPct,
+      // Filled by DeviceStateView from the control log and the live safety state.
+      stateReason: null,
+      locks: [],
       output: this.#binding(row.outputId),
       createdAt: toIso(row.createdAt),
       updatedAt: toIso(row.updatedAt),

@@ -13,7 +13,9 @@ import { deviceRoutes } from './routes.ts';
 import { AutomationRunner } from './rules/automation-runner.ts';
 import { PreviewService } from './rules/preview-service.ts';
 import { RecordedHistory } from './rules/recorded-history.ts';
-import { scheduleChecker, siteOf } from './rules/site.ts';
+import { liveSite, scheduleChecker } from './rules/site.ts';
+import { LockWatch } from './lock-watch.ts';
+import { explainDevice } from './state-view.ts';
 import { SafetySupervisor } from './safety/safety-supervisor.ts';
 import { asWired } from './safety/wiring.ts';
 import { registerDeviceControlCommand } from './ws-command.ts';
@@ -44,23 +46,35 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
   const wired = (device: Device) => asWired(device, (outputId) => repo.outputConfig(outputId)?.type);
   // The safety layer switches devices off through the ControlService, which asks it before switching on.
   let control: ControlService | null = null;
+  // The rule runner knows which devices its sensor-loss fail-safe holds; safety's locks say so.
+  let automation: AutomationRunner | null = null;
   const safety = new SafetySupervisor({
     bus,
     clock,
     greenhouseId,
-    deviceSettings: () => settings.get().deviceSettings,
+    settings: () => settings.get(),
     asWired: wired,
-    listDevices: () => repo.list().map(wired),
+    listDevices: () => repo.listPlain().map(wired),
     switchOff: (deviceId, kind, reason) => control!.switchOff(deviceId, 'safety', kind, reason),
+    stateChangesSince: (sinceMs) => repo.stateChangesSince(sinceMs),
+    sensorLossOf: (deviceId) => automation?.sensorLossOf(deviceId) ?? null,
     logger,
   });
+  repo.useExplainer((device, all) =>
+    explainDevice(device, {
+      locksFor: (d) => safety.locksFor(d, 'user', all),
+      newestLog: (deviceId) => repo.controlLog(deviceId, 1)[0] ?? null,
+      liveSafetyState: (deviceId) => automation?.lossStateOf(deviceId) ?? null,
+    }),
+  );
   control = new ControlService({ repo, outputs: hardware.outputs, settings, bus, safety, clock });
-  const site = siteOf(config);
+  const site = liveSite(() => settings.get().systemSettings);
   const checkSchedule = scheduleChecker(site);
   const registry = new DeviceRegistry({ repo, control, bus, clock, checkSchedule });
   const quickActions = new QuickActions({ repo, registry, control, settings, latestSnapshot: () => latestSnapshot, clock });
-  const automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site, clockSynchronised: () => ctx.clockSync.synchronised() });
+  automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site, clockSynchronised: () => ctx.clockSync.synchronised() });
   const preview = new PreviewService({ repo, history: new RecordedHistory(ctx.database.sqlite, greenhouseId), settings, clock, site, checkSchedule });
+  const lockWatch = new LockWatch({ bus, clock, greenhouseId, listExplained: () => repo.list() });
   registerDeviceControlCommand(uses.hub, control, ctx.resolveGreenhouse);
 
   let offSnapshot: (() => void) | null = null;
@@ -82,9 +96,11 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
       // Safety subscribes before the rule runner, so a lockout is applied before rules are evaluated.
       safety.start();
       automation.start();
+      lockWatch.start();
     },
     async stop() {
       offSnapshot?.();
+      lockWatch.stop();
       await automation.stop();
       safety.stop();
       await control.idle();

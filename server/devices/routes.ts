@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { FailureEnvelope, GreenhouseParams } from '../contract/common.ts';
+import { LockedFailureEnvelope } from '../contract/device.ts';
 import { requireWriter } from '../auth/guard.ts';
 import { notFound } from '../domain/errors.ts';
 import { ok } from '../http/reply.ts';
@@ -37,7 +38,8 @@ export interface DeviceRoutesOptions {
   preview: PreviewService;
 }
 
-const failures = { 400: FailureEnvelope, 401: FailureEnvelope, 403: FailureEnvelope, 404: FailureEnvelope, 409: FailureEnvelope, 503: FailureEnvelope };
+// A 409 may carry the lock that refused a switch-on (contract LockedFailureEnvelope).
+const failures = { 400: FailureEnvelope, 401: FailureEnvelope, 403: FailureEnvelope, 404: FailureEnvelope, 409: LockedFailureEnvelope, 503: FailureEnvelope };
 const actorOf = (request: FastifyRequest) => request.account?.username ?? 'unknown';
 
 /** /api/devices (design.md, Contract; spec section 7). Reads for everyone signed in; changes for writers. */
@@ -60,7 +62,8 @@ export async function deviceRoutes(fastify: FastifyInstance, options: DeviceRout
 
   app.get('/:deviceId/log', { schema: { params: DeviceIdParams, querystring: LogQuery, response: { 200: LogReply, ...failures } } }, async (request) => {
     if (!repo.find(request.params.deviceId)) throw notFound(`Device '${request.params.deviceId}' not found`);
-    return ok(repo.controlLog(request.params.deviceId, request.query.limit));
+    const { limit, source, before } = request.query;
+    return ok(repo.controlLog(request.params.deviceId, limit, { source, beforeMs: before === undefined ? undefined : Date.parse(before) }));
   });
 
   app.post('/', { schema: { body: AddDeviceBody, response: { 201: DeviceReply, ...failures } }, ...writer }, async (request, reply) => {

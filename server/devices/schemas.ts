@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { Envelope, SafeText } from '../contract/common.ts';
-import { AddableDeviceType, AutomationPreview, ControlAction, ControlLog, Device, DeviceStats, DeviceType, Schedule, SensorLossAction } from '../contract/device.ts';
+import { AddableDeviceType, AutomationPreview, ControlAction, ControlLog, ControlSource, Device, DeviceStats, DeviceType, Schedule, SensorLossAction } from '../contract/device.ts';
 
 export const DeviceIdParams = Type.Object({
   deviceId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
@@ -46,6 +46,20 @@ const AutomationRulesBody = Type.Object(
     soilMoistureLow: Type.Optional(Percent),
     lightLevelLow: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 200000 }), Type.Null()])),
     schedule: Type.Optional(Type.Union([Schedule, Type.Null()])),
+    // Each rule's release point, in its rule's own range; the domain checks it lies on the right side.
+    offAt: Type.Optional(
+      Type.Object(
+        {
+          temperatureHigh: Type.Optional(AnyNumber),
+          temperatureLow: Type.Optional(AnyNumber),
+          humidityHigh: Type.Optional(Percent),
+          humidityLow: Type.Optional(Percent),
+          soilMoistureLow: Type.Optional(Percent),
+          lightLevelLow: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 200000 }), Type.Null()])),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -55,6 +69,8 @@ export const AutomationBody = Type.Object(
     automationRules: Type.Optional(AutomationRulesBody),
     autoMode: Type.Optional(Type.Boolean()),
     sensorLossAction: Type.Optional(SensorLossAction),
+    /** Required with sensorLossAction 'duty' (0-100 % of each 10-minute cycle); null or absent otherwise. */
+    sensorLossDutyPct: Type.Optional(Percent),
   },
   { additionalProperties: false },
 );
@@ -69,7 +85,12 @@ export const PreviewBody = Type.Object(
 );
 export const PreviewReply = Envelope(AutomationPreview);
 
-export const LogQuery = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }) });
+/** Newest first; `source` keeps one kind of cause, `before` pages back (entries strictly older). */
+export const LogQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+  source: Type.Optional(ControlSource),
+  before: Type.Optional(Type.String({ format: 'date-time' })),
+});
 
 export const DeviceReply = Envelope(Device);
 export const DeviceListReply = Envelope(Type.Array(Device));

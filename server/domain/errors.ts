@@ -14,12 +14,21 @@ export type DomainErrorKind =
   /** The hardware cannot do it right now (an output missing or not answering). */
   | 'unavailable';
 
+/** The lock that refused a switch-on (the wire's DeviceLock; the domain keeps its own copy of the shape). */
+export interface RefusingLock {
+  kind: string;
+  text: string;
+  until?: string;
+}
+
 export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
     /** The field of the request the message is about, for 'invalid'. */
     readonly field?: string,
+    /** For a refused switch-on: the lock that refused it. */
+    readonly lock?: RefusingLock,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -30,6 +39,7 @@ export const invalid = (message: string, field?: string) => new DomainError('inv
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const refusedBySafety = (message: string) => new DomainError('refused_by_safety', message);
+export const refusedByLock = (message: string, lock: RefusingLock) => new DomainError('refused_by_safety', message, undefined, lock);
 export const unavailable = (message: string) => new DomainError('unavailable', message);
 
 /** A refusal the caller should expect and retry later (rules ask again next tick), not a failure. */

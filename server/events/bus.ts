@@ -5,7 +5,7 @@ import type { Settings } from '../contract/settings.ts';
 import type { SensorKind } from '../../common/catalogue.ts';
 
 /** Safety interlocks that override rules and people (design.md, Hardware, sampling and control). */
-export type SafetyKind = 'PUMP_MAX_RUNTIME' | 'DRY_RUN_LOCKOUT' | 'INTERLOCK' | 'SENSOR_LOSS' | 'HEATER_CUTOFF';
+export type SafetyKind = 'PUMP_MAX_RUNTIME' | 'HEATER_MAX_RUNTIME' | 'DRY_RUN_LOCKOUT' | 'INTERLOCK' | 'SENSOR_LOSS' | 'HEATER_CUTOFF';
 
 /**
  * Everything that happens inside the gateway, by name. Features publish here; the realtime hub, the
@@ -43,6 +43,8 @@ export interface GatewayEvents {
   };
   /** A device's state or configuration changed; controlLog is set when its output state changed. */
   deviceChanged: { greenhouseId: string; device: Device; action: string | null; controlLog: ControlLog | null };
+  /** A device's locks or state reason changed without a switch of its own (a lock ended, the tank emptied). */
+  deviceExplained: { greenhouseId: string; device: Device };
   deviceAdded: { greenhouseId: string; device: Device };
   deviceRemoved: { greenhouseId: string; deviceId: string };
   /** A safety interlock engaged (active=true) or released (active=false). */
@@ -53,7 +55,7 @@ export interface GatewayEvents {
   /** The wall clock was synchronised (stepMs null) or stepped by stepMs (negative: backwards). */
   clockChanged: { synchronised: boolean; stepMs: number | null };
   /** An account's tokens were revoked (password or role change) or it was deleted: its sockets must go. */
-  accountRevoked: { accountId: number; reason: string };
+  accountRevoked: { accountId: number; reason: string; tokenId?: string };
 }
 
 export type GatewayEventName = keyof GatewayEvents;

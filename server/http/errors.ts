@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { SAFE_TEXT_PATTERN, type FailureEnvelope } from '../contract/common.ts';
-import { DomainError, type DomainErrorKind } from '../domain/errors.ts';
+import { DomainError, type DomainErrorKind, type RefusingLock } from '../domain/errors.ts';
 
 /** An error whose message is safe and useful to show the client, with its HTTP status. */
 export class HttpError extends Error {
@@ -8,6 +8,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly errors?: Array<{ field: string; message: string }>,
+    /** A refused switch-on's lock, sent beside the message. */
+    readonly lock?: RefusingLock,
   ) {
     super(message);
     this.name = 'HttpError';
@@ -29,7 +31,7 @@ export function clientErrorOf(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
   if (error instanceof DomainError) {
     const errors = error.field ? [{ field: error.field, message: error.message }] : undefined;
-    return new HttpError(STATUS_OF_DOMAIN_ERROR[error.kind], error.message, errors);
+    return new HttpError(STATUS_OF_DOMAIN_ERROR[error.kind], error.message, errors, error.lock);
   }
   return null;
 }
@@ -77,7 +79,7 @@ const CONTEXT_NAMES: Record<string, string> = {
   headers: 'header',
 };
 
-function failure(reply: FastifyReply, statusCode: number, body: FailureEnvelope) {
+function failure(reply: FastifyReply, statusCode: number, body: FailureEnvelope & { lock?: RefusingLock }) {
   return reply.status(statusCode).type('application/json').send(body);
 }
 
@@ -92,6 +94,7 @@ export function handleError(error: FastifyError | HttpError | Error, request: Fa
       success: false,
       message: known.message,
       ...(known.errors ? { errors: known.errors } : {}),
+      ...(known.lock ? { lock: known.lock } : {}),
     });
   }
   const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };

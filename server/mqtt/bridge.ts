@@ -1,3 +1,4 @@
+import { DomainError } from '../domain/errors.ts';
 import type { IPublishPacket } from 'mqtt';
 import type { Logger } from 'pino';
 import type { Alert } from '../contract/alert.ts';
@@ -171,8 +172,8 @@ export class MqttBridge {
       return;
     }
     this.#commandsReceived++;
-    const answer = (ok: boolean, message: string, status?: string) =>
-      connection.push(topics.deviceResult(deviceId), JSON.stringify({ command: payload, ok, message, ...(status ? { status } : {}) }), false);
+    const answer = (ok: boolean, message: string, status?: string, lock?: string) =>
+      connection.push(topics.deviceResult(deviceId), JSON.stringify({ command: payload, ok, message, ...(status ? { status } : {}), ...(lock ? { lock } : {}) }), false);
     const action = parseCommand(payload);
     if (!action) {
       answer(false, `Unknown command ${JSON.stringify(payload.slice(0, 32))}: expected ON, OFF, OPEN or CLOSE`);
@@ -190,7 +191,8 @@ export class MqttBridge {
         (err: unknown) => {
           const message = err instanceof Error ? err.message : String(err);
           logger.warn({ deviceId, payload, reason: message }, 'MQTT command refused');
-          answer(false, message);
+          // The lock's kind, so an automation on the broker can tell a run budget from a dry tank.
+          answer(false, message, undefined, err instanceof DomainError ? err.lock?.kind : undefined);
         },
       )
       .finally(() => this.#pendingCommands--);

@@ -19,17 +19,20 @@ export function bridgeBusToHub(bus: EventBus, hub: RealtimeHub): () => void {
           action: action ?? controlLog.action,
           status: device.status,
           controlLog,
+          stateReason: device.stateReason,
+          locks: device.locks,
         });
         hub.broadcast(greenhouseId, 'deviceControlled', { greenhouseId, device, controlLog });
       }
     }),
+    bus.on('deviceExplained', owner, ({ greenhouseId, device }) => hub.broadcast(greenhouseId, 'deviceUpdate', device)),
     bus.on('deviceAdded', owner, ({ greenhouseId, device }) => hub.broadcast(greenhouseId, 'deviceAdded', device)),
     bus.on('deviceRemoved', owner, ({ greenhouseId, deviceId }) =>
       hub.broadcast(greenhouseId, 'deviceRemoved', { greenhouseId, deviceId }),
     ),
     bus.on('alertRaised', owner, ({ alert }) => hub.broadcast(alert.greenhouseId, 'newAlert', alert)),
     bus.on('alertResolved', owner, ({ alert }) => hub.broadcast(alert.greenhouseId, 'alertResolved', alert)),
-    bus.on('accountRevoked', owner, ({ accountId, reason }) => hub.revalidateAccount(accountId, reason)),
+    bus.on('accountRevoked', owner, ({ accountId, reason, tokenId }) => hub.revalidateAccount(accountId, reason, tokenId)),
   ];
   return () => offs.forEach((off) => off());
 }

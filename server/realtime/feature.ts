@@ -1,5 +1,5 @@
 import type { AuthFeature } from '../auth/feature.ts';
-import { accountFromClaims } from '../auth/guard.ts';
+import { accountFromClaims, isPending, PENDING_REFUSAL } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
 import type { Feature } from '../features.ts';
@@ -22,7 +22,9 @@ export function createRealtimeFeature(
       const checked = tokens.check(token);
       if (!checked.ok) return null;
       const account = accountFromClaims(users, checked.claims);
-      return account ? { account, expiresAtMs: checked.claims.exp * 1000 } : null;
+      if (!account) return null;
+      if (isPending(account)) return { refusal: PENDING_REFUSAL };
+      return { account, expiresAtMs: checked.claims.exp * 1000, tokenId: checked.claims.jti };
     },
     reloadAccount: (account) => {
       const fresh = users.findById(account.id);
@@ -34,6 +36,8 @@ export function createRealtimeFeature(
     options: {
       maxSocketsPerAccount: ctx.config.limits.websocketsPerAccount,
       maxSocketsTotal: ctx.config.limits.websocketsTotal,
+      maxAnonymousPerAddress: ctx.config.limits.anonymousWebsocketsPerAddress,
+      maxAnonymousTotal: Math.max(1, Math.floor(ctx.config.limits.websocketsTotal / 4)),
       ...uses.hubOptions,
     },
   });

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { ClientEvents, ServerEvents } from '../contract/realtime.ts';
-import { WS_CLOSE_TOO_MANY, WS_CLOSE_TRY_AGAIN_LATER, WS_CLOSE_UNAUTHORIZED } from '../contract/realtime.ts';
+import { WS_CLOSE_FORBIDDEN, WS_CLOSE_TOO_MANY, WS_CLOSE_TRY_AGAIN_LATER, WS_CLOSE_UNAUTHORIZED } from '../contract/realtime.ts';
 import type { UserRow } from '../auth/users-repo.ts';
 import type { PublicUser } from '../contract/user.ts';
 import { clientErrorOf } from '../http/errors.ts';
@@ -17,6 +17,16 @@ export interface HubOptions {
   maxSocketsPerAccount: number;
   /** Sockets the gateway holds in all, authenticated or not; the next is closed with 1013. */
   maxSocketsTotal: number;
+  /**
+   * Not-yet-authenticated sockets one address may hold; the next is closed with 1013. Anonymous
+   * sockets from one address (or a page on another site) then cannot fill `maxSocketsTotal`.
+   */
+  maxAnonymousPerAddress: number;
+  /**
+   * Of `maxSocketsTotal`, the share anonymous sockets may take in all: the rest is kept for signed-in
+   * accounts, so an admin still connects while anonymous sockets from many addresses wait.
+   */
+  maxAnonymousTotal: number;
 }
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
@@ -25,17 +35,26 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   maxBufferedBytes: 1 << 20,
   maxSocketsPerAccount: 20,
   maxSocketsTotal: 200,
+  maxAnonymousPerAddress: 4,
+  maxAnonymousTotal: 50,
 };
 
 export interface VerifiedSession {
   account: UserRow;
   /** Token expiry, epoch ms. */
   expiresAtMs: number;
+  /** The token's id: signing out or refreshing revokes it, and the sockets it opened close. */
+  tokenId: string;
+}
+
+/** Why a valid token may still not open the stream (a pending account). */
+export interface RefusedSession {
+  refusal: string;
 }
 
 export interface HubDeps {
   /** Verifies a bearer token; null when missing, bad, expired or revoked. */
-  verifyToken(token: string): VerifiedSession | null;
+  verifyToken(token: string): VerifiedSession | RefusedSession | null;
   /** The canonical greenhouse id for an id or alias, or null when this gateway does not serve it. */
   resolveGreenhouse(id: string): string | null;
   /** The account as it is now (role changes, revocation), or null when it is gone. */
@@ -49,6 +68,8 @@ type ClientHandler = (account: UserRow, data: unknown) => Promise<void> | void;
 
 interface Client {
   socket: WebSocket;
+  /** The peer's address: anonymous sockets are counted per address. */
+  address: string;
   session: VerifiedSession | null;
   greenhouses: Set<string>;
   alive: boolean;
@@ -101,20 +122,31 @@ export class RealtimeHub {
    * Checks the sockets of one account against the account as it is now: after a role change, a
    * password change or a deletion its old tokens are revoked, and so are the sockets they opened.
    */
-  revalidateAccount(accountId: number, reason = 'Session revoked'): void {
+  revalidateAccount(accountId: number, reason = 'Session revoked', tokenId?: string): void {
     for (const client of this.#clients) {
       if (client.session?.account.id !== accountId) continue;
-      if (!this.deps.reloadAccount(client.session.account)) this.#close(client, WS_CLOSE_UNAUTHORIZED, reason);
+      const revoked = tokenId !== undefined ? client.session.tokenId === tokenId : !this.deps.reloadAccount(client.session.account);
+      if (revoked) this.#close(client, WS_CLOSE_UNAUTHORIZED, reason);
     }
   }
 
-  /** Takes a freshly upgraded socket. `bearer` is the token of an `Authorization` header, if any. */
-  accept(socket: WebSocket, bearer: string | null): void {
-    const client: Client = { socket, session: null, greenhouses: new Set(), alive: true, timers: [] };
+  /**
+   * Takes a freshly upgraded socket. `bearer` is the token of an `Authorization` header, if any;
+   * `address` the peer's IP address.
+   */
+  accept(socket: WebSocket, bearer: string | null, address = 'unknown'): void {
+    const client: Client = { socket, address, session: null, greenhouses: new Set(), alive: true, timers: [] };
     if (this.#clients.size >= this.#options.maxSocketsTotal) {
       this.deps.logger.warn({ sockets: this.#clients.size }, 'websocket refused: the gateway holds its maximum');
       this.#close(client, WS_CLOSE_TRY_AGAIN_LATER, 'Too many connections, try again later');
       return;
+    }
+    if (bearer === null) {
+      const anonymous = [...this.#clients].filter((c) => c.session === null);
+      if (anonymous.length >= this.#options.maxAnonymousTotal || anonymous.filter((c) => c.address === address).length >= this.#options.maxAnonymousPerAddress) {
+        this.#close(client, WS_CLOSE_TRY_AGAIN_LATER, 'Too many unauthenticated connections, authenticate first');
+        return;
+      }
     }
     this.#clients.add(client);
     socket.on('pong', () => {
@@ -137,11 +169,16 @@ export class RealtimeHub {
   }
 
   #authenticate(client: Client, token: unknown): boolean {
-    const session = typeof token === 'string' && token ? this.deps.verifyToken(token) : null;
-    if (!session) {
+    const verified = typeof token === 'string' && token ? this.deps.verifyToken(token) : null;
+    if (!verified) {
       this.#close(client, WS_CLOSE_UNAUTHORIZED, 'Invalid or expired token');
       return false;
     }
+    if ('refusal' in verified) {
+      this.#close(client, WS_CLOSE_FORBIDDEN, verified.refusal);
+      return false;
+    }
+    const session = verified;
     const previous = client.session;
     const sameAccountSockets = [...this.#clients].filter((c) => c !== client && c.session?.account.id === session.account.id).length;
     if (previous?.account.id !== session.account.id && sameAccountSockets >= this.#options.maxSocketsPerAccount) {
@@ -218,7 +255,7 @@ export class RealtimeHub {
     } catch (err) {
       const known = clientErrorOf(err);
       if (known) {
-        this.#send(client, 'error', { event, status: known.statusCode, message: known.message });
+        this.#send(client, 'error', { event, status: known.statusCode, message: known.message, ...(known.lock ? { lock: known.lock as ServerEvents['error']['lock'] } : {}) });
       } else {
         this.deps.logger.error({ err, event }, 'websocket command failed');
         this.#send(client, 'error', { event, status: 500, message: 'Server error occurred' });

@@ -6,6 +6,6 @@ export async function realtimeRoutes(app: FastifyInstance, options: { hub: Realt
   app.get('/ws', { websocket: true }, (socket, request) => {
     const header = request.headers.authorization;
     const bearer = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : null;
-    options.hub.accept(socket, bearer);
+    options.hub.accept(socket, bearer, request.ip);
   });
 }

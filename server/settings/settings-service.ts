@@ -25,6 +25,8 @@ export interface SettingsServiceDeps {
   bus: EventBus;
   greenhouseId: string;
   clock: Clock;
+  /** Config `site`: the default of systemSettings.site (an admin may change it from the dashboard). */
+  defaultSite?: SystemSettings['site'];
 }
 
 /**
@@ -48,7 +50,7 @@ export class SettingsService {
           greenhouseId: this.greenhouseId,
           // Merge over the defaults so a field added by a later release has a value in an old row.
           alertThresholds: mergeDeep(DEFAULT_ALERT_THRESHOLDS, row.alertThresholds as AlertThresholds),
-          systemSettings: { ...DEFAULT_SYSTEM_SETTINGS, ...(row.systemSettings as SystemSettings) },
+          systemSettings: { ...this.#defaultSystem(), ...(row.systemSettings as SystemSettings) },
           deviceSettings: mergeDeep(DEFAULT_DEVICE_SETTINGS, row.deviceSettings as DeviceSettings),
         }
       : this.#defaults();
@@ -88,9 +90,13 @@ export class SettingsService {
     return {
       greenhouseId: this.greenhouseId,
       alertThresholds: structuredClone(DEFAULT_ALERT_THRESHOLDS),
-      systemSettings: { ...DEFAULT_SYSTEM_SETTINGS },
+      systemSettings: this.#defaultSystem(),
       deviceSettings: structuredClone(DEFAULT_DEVICE_SETTINGS),
     };
+  }
+
+  #defaultSystem(): SystemSettings {
+    return { ...DEFAULT_SYSTEM_SETTINGS, site: this.deps.defaultSite ?? null };
   }
 
   #save(next: Settings): Settings {

@@ -1,6 +1,7 @@
 import type { PublicUser, Role } from '../contract/user.ts';
-import { conflict, notFound } from '../domain/errors.ts';
+import { conflict, invalid, notFound } from '../domain/errors.ts';
 import type { EventBus } from '../events/bus.ts';
+import { passwordProblem } from '../auth/password-rules.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { UserRow, UsersRepo } from '../auth/users-repo.ts';
 
@@ -30,6 +31,8 @@ export class UsersService {
 
   async create(account: NewAccount): Promise<PublicUser> {
     const { users } = this.deps;
+    const weak = passwordProblem(account.password, account.username);
+    if (weak) throw invalid(weak, 'password');
     if (users.findByUsername(account.username)) throw conflict(`Username '${account.username}' is already taken`);
     const passwordHash = await hashPassword(account.password);
     try {

@@ -66,6 +66,8 @@ describe('accessibility (axe-core) on every screen, both themes, both widths', (
       await http.post('/api/alerts/greenhouse-001', { alertType: `TEST_${severity}`, severity, message: `A ${severity.toLowerCase()} test alert`, deviceId: 'fan-1' }, token);
     }
     await http.post('/api/devices/light-1/control', { action: 'on' }, token);
+    // A drained tank: the pump card shows its lock and a disabled Turn On.
+    await http.post('/api/simulator/tank', { levelCm: 2 }, token);
     await http.post('/api/devices/fan-1/automation', { automationRules: { temperatureHigh: 60 }, autoMode: true }, token);
     if (SCREENSHOT_DIR) mkdirSync(SCREENSHOT_DIR, { recursive: true });
   });
@@ -108,6 +110,19 @@ describe('accessibility (axe-core) on every screen, both themes, both widths', (
           await automation.getByRole('button', { name: 'Preview' }).click();
           await automation.getByTestId('preview-strip').waitFor();
           await check('devices-automation-dialog');
+          // A device's control log, and the app's confirmation dialog.
+          await page.keyboard.press('Escape');
+          await page.getByRole('dialog').waitFor({ state: 'hidden' });
+          await page.getByTestId('device-pump-1').getByTestId('device-locks').waitFor();
+          await page.getByTestId('device-light-1').getByRole('button', { name: 'Control log of LED Grow Light' }).click();
+          await page.getByRole('dialog').getByTestId('control-log-entry').first().waitFor();
+          await check('devices-control-log');
+          await page.keyboard.press('Escape');
+          await page.getByRole('dialog').waitFor({ state: 'hidden' });
+          await page.getByRole('button', { name: 'Turn Off All Devices' }).click();
+          await page.getByRole('alertdialog').waitFor();
+          await check('devices-confirm');
+          await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
           expect(found).toEqual([]);
         } finally {
           await context.close();

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import type { SensorField } from '../../server/contract/reading.ts';
 import { makeSnapshot } from '../support/snapshot.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
-import { signInViaUi, signUpViaUi, toasts, useBrowserSession } from './harness.ts';
+import { signInViaUi, signUpViaUi, answerConfirm, toasts, useBrowserSession } from './harness.ts';
 
 const grower = { username: 'grower', password: 'tomatoes-2026' };
 const watcher = { username: 'watcher', password: 'lettuce-2026-x' };
@@ -45,7 +45,7 @@ describe('alerts', () => {
     await page.context().close();
     http = httpClient(session.server.url);
     token = (await http.post('/api/auth/login', grower)).body.token;
-    await registerUser(http, { ...watcher, role: 'viewer' });
+    await registerUser(http, { ...watcher, role: 'viewer' }, token);
   });
 
   it('a threshold alert appears as a toast, in the widget and on the bell; resolve clears it', async () => {
@@ -83,7 +83,7 @@ describe('alerts', () => {
     await widget.getByText('All Clear!').waitFor();
     const high = await createAlert('DOOR_OPEN', 'HIGH', 'North door left open', 'door-1');
     await toasts(page).filter({ hasText: 'DOOR OPEN' }).waitFor();
-    await widget.getByText('Device: door-1').waitFor();
+    await widget.getByText('door-1', { exact: true }).waitFor();
     await expectText(bellCount(page), '1');
     await createAlert('FILTER_DIRTY', 'MEDIUM', 'Fan filter needs cleaning');
     const medium = toasts(page).filter({ hasText: 'FILTER DIRTY' });
@@ -169,11 +169,8 @@ describe('alerts', () => {
     // Delete an unresolved alert after confirming.
     await page.getByLabel('Severity filter').selectOption({ label: 'All' });
     await history.getByText('Pump is noisy').waitFor();
-    page.once('dialog', (dialog) => {
-      expect(dialog.message()).toBe('Are you sure you want to delete this alert?');
-      void dialog.accept();
-    });
     await rows.filter({ hasText: 'Pump is noisy' }).getByRole('button', { name: /Delete/ }).click();
+    expect(await answerConfirm(page, 'confirm')).toBe('Are you sure you want to delete this alert?');
     await toasts(page).filter({ hasText: 'Alert deleted successfully' }).waitFor();
     await history.getByText('Pump is noisy').waitFor({ state: 'detached' });
     await expectText(page.getByTestId('alert-stat-total').locator('.stat-value'), String(stats.totalAlerts - 1));

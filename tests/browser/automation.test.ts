@@ -73,22 +73,23 @@ describe('automation, safety and the simulator panel', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Auto Mode').check();
     await dialog.getByLabel('Temperature Low (°C)').fill('30');
-    await dialog.getByTestId('rule-statements').getByText('Temperature Low: ON at 30 °C, OFF at 30.5 °C (deadband 0.5 °C)').waitFor();
+    await dialog.getByTestId('rule-statements').getByText('Heat below 30 °C, stop at 30.5 °C (the 0.5 °C deadband)').waitFor();
     await dialog.getByLabel('Only within a schedule').check();
-    await dialog.getByLabel('From', { exact: true }).fill('22:00');
-    await dialog.getByLabel('To', { exact: true }).fill('06:00');
-    await dialog.getByText('Schedule: rules act only from 22:00 to 06:00; OFF outside').waitFor();
+    await dialog.getByLabel('Start time').fill('22:00');
+    await dialog.getByLabel('End time').fill('06:00');
+    await dialog.getByText('Schedule: rules act only today 22:00-06:00 (ends the next morning); off outside it').waitFor();
     await dialog.getByLabel('If a sensor is lost').selectOption('hold');
 
     await dialog.getByRole('button', { name: 'Preview' }).click();
     await dialog.getByTestId('preview-summary').getByText(/\d+ switch(es)? · \d+\.\d h on · \d+ Wh/).waitFor();
     await dialog.getByTestId('preview-strip').waitFor();
 
-    // A bad time is caught before anything is sent.
-    await dialog.getByLabel('To', { exact: true }).fill('6 am');
+    // A window of 30 hours is caught before anything is sent.
+    await dialog.getByLabel('Ends').selectOption('duration');
+    await dialog.getByLabel('Hours on').fill('30');
     await dialog.getByRole('button', { name: 'Save Settings' }).click();
-    await dialog.getByText('To must be HH:MM, sunrise or sunset (e.g. sunrise+30)').waitFor();
-    await dialog.getByLabel('To', { exact: true }).fill('06:00');
+    await dialog.getByText('Duration must be more than 0 and less than 24 hours').waitFor();
+    await dialog.getByLabel('Ends').selectOption('clock');
 
     await dialog.getByRole('button', { name: 'Save Settings' }).click();
     await toasts(page).filter({ hasText: 'Automation settings updated successfully' }).waitFor();

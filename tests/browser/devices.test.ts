@@ -2,8 +2,8 @@
 // and a second dashboard (a viewer) that follows along without controls.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { httpClient } from '../support/http.ts';
-import { signInViaUi, signUpViaUi, toasts, useBrowserSession } from './harness.ts';
+import { httpClient, registerUser } from '../support/http.ts';
+import { signInViaUi, signUpViaUi, answerConfirm, toasts, useBrowserSession } from './harness.ts';
 
 const grower = { username: 'grower', password: 'tomatoes-2026' };
 const watcher = { username: 'watcher', password: 'peppers-2026', role: 'viewer' as const };
@@ -22,11 +22,14 @@ describe('Device Control screen', () => {
   const stat = async (p: Page, testId: string) => p.getByTestId(testId).locator('.stat-value').textContent();
 
   beforeAll(async () => {
-    for (const user of [grower, watcher]) {
-      const page = await session.newPage();
-      await signUpViaUi(page, user);
-      await page.context().close();
-    }
+    // The grower signs up first (the setup code makes it the admin); the watcher is an account the
+    // admin creates, as a self-registered one would wait for approval.
+    const page = await session.newPage();
+    await signUpViaUi(page, grower);
+    await page.context().close();
+    const http = httpClient(session.server.url);
+    const adminToken = (await http.post('/api/auth/login', grower)).body.token as string;
+    await registerUser(http, watcher, adminToken);
   });
 
   it('shows the configured devices grouped by type with the summary cards', async () => {
@@ -68,7 +71,8 @@ describe('Device Control screen', () => {
     await toasts(viewer).filter({ hasText: 'New device added: Side Fan' }).waitFor();
     await card(viewer, deviceId).waitFor();
     expect(await viewer.getByRole('button', { name: 'Add Device' }).count()).toBe(0);
-    expect(await card(viewer, deviceId).getByRole('button').count()).toBe(0);
+    // Only the control log, which changes nothing.
+    expect((await card(viewer, deviceId).getByRole('button').allTextContents()).map((t) => t.trim())).toEqual(['Log']);
 
     // Switch it on: the status, the summary and the other dashboard follow.
     await card(p, deviceId).getByRole('button', { name: 'Turn On' }).click();
@@ -100,19 +104,19 @@ describe('Device Control screen', () => {
     await toasts(p).filter({ hasText: 'Auto mode enabled' }).waitFor();
     await card(p, deviceId).getByRole('button', { name: 'Turn On' }).click();
     await card(p, deviceId).getByTestId('device-status').getByText('ON', { exact: true }).waitFor();
-    p.once('dialog', (d) => void d.accept());
     await p.getByRole('button', { name: 'Turn Off All Devices' }).click();
+    await answerConfirm(p, 'confirm');
     await toasts(p).filter({ hasText: 'turned off' }).waitFor();
     await card(p, deviceId).getByTestId('device-status').getByText('OFF', { exact: true }).waitFor();
     expect(await stat(p, 'devices-active-devices')).toBe('0');
   });
 
-  it('a control the server refuses shows its message (maintenance mode)', async () => {
+  it('a switch-on the gateway forbids (maintenance mode) is disabled before anyone taps, with its sentence on the card', async () => {
     const p = await page(grower);
     session.server.gateway.settings.updateSystem({ maintenanceMode: true });
     try {
-      await card(p, 'fan-1').getByRole('button', { name: 'Turn On' }).click();
-      await toasts(p).filter({ hasText: 'Maintenance mode is on' }).waitFor();
+      await card(p, 'fan-1').getByTestId('device-locks').getByText(/Maintenance mode/).waitFor({ timeout: 20_000 });
+      expect(await card(p, 'fan-1').getByRole('button', { name: 'Turn On' }).isDisabled()).toBe(true);
       await card(p, 'fan-1').getByTestId('device-status').getByText('OFF', { exact: true }).waitFor();
     } finally {
       session.server.gateway.settings.updateSystem({ maintenanceMode: false });

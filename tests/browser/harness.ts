@@ -4,6 +4,7 @@
 // Each test file starts one gateway and one browser in beforeAll (two cores: keep it cheap) and opens
 // a fresh browser context per test, so localStorage never leaks between tests.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { rememberDataDir, setupCodeOf } from '../support/setup-code.ts';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +51,7 @@ export async function startGatewayForBrowser(options: GatewayForBrowserOptions =
     clock: options.clock,
   });
   await gateway.start();
+  rememberDataDir(gateway.url, dataDir);
   let stopped = false;
   return {
     gateway,
@@ -84,11 +86,17 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }
 
+/** Phone-sized (390 px, touch), or a viewport of its own (screenshots at a given width). */
+export interface PageOptions {
+  phone?: boolean;
+  viewport?: { width: number; height: number };
+}
+
 /** A fresh context (empty localStorage) and page, phone-sized when asked. */
-export async function newPage(browser: Browser, baseURL: string, options: { phone?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(browser: Browser, baseURL: string, options: PageOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL,
-    viewport: options.phone ? { width: 390, height: 844 } : { width: 1280, height: 800 },
+    viewport: options.viewport ?? (options.phone ? { width: 390, height: 844 } : { width: 1280, height: 800 }),
     hasTouch: options.phone ?? false,
   });
   // Fail a step within 10 s with the locator named, rather than hitting the 30 s test timeout.
@@ -96,6 +104,11 @@ export async function newPage(browser: Browser, baseURL: string, options: { phon
   const page = await context.newPage();
   // Surface page errors in the test output: a React crash otherwise looks like a missing element.
   page.on('pageerror', (err) => console.error('[page error]', err.message));
+  // The dashboard asks with its own dialogs; a native one is a regression, and dismissing it says no.
+  page.on('dialog', (dialog) => {
+    console.error('[native dialog]', dialog.message());
+    void dialog.dismiss();
+  });
   return { context, page };
 }
 
@@ -105,7 +118,7 @@ export interface BrowserSession {
   readonly server: BrowserGateway;
   readonly browser: Browser;
   /** A page in a fresh context (empty localStorage), phone-sized when asked; closed after the file. */
-  newPage(options?: { phone?: boolean }): Promise<Page>;
+  newPage(options?: PageOptions): Promise<Page>;
 }
 
 /**
@@ -151,14 +164,20 @@ export interface Credentials {
   role?: 'operator' | 'admin' | 'viewer';
 }
 
-/** Sign up through the login screen's sign-up form and wait for the dashboard. */
+/**
+ * Sign up through the login screen's sign-up form and wait for the dashboard. On a fresh gateway the
+ * form asks for the setup code, which this reads from the data dir as the owner would (the account then
+ * is the administrator); later sign-ups pick a role and wait for approval (PendingScreen).
+ */
 export async function signUpViaUi(page: Page, user: Credentials): Promise<void> {
   await page.goto('/login');
+  const setupCode = setupCodeOf(new URL(page.url()).origin);
   await page.getByRole('button', { name: "Don't have an account? Sign up" }).click();
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Email').fill(user.email ?? `${user.username}@example.test`);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByLabel('Role').selectOption(user.role ?? 'operator');
+  if (setupCode) await page.getByLabel('Setup code').fill(setupCode);
+  else await page.getByLabel('Role').selectOption(user.role ?? 'operator');
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await page.waitForURL('**/dashboard');
 }
@@ -179,4 +198,18 @@ export async function fillSignIn(page: Page, user: Credentials): Promise<void> {
 /** The visible toast texts (top-right). */
 export function toasts(page: Page) {
   return page.getByTestId('toast');
+}
+
+/**
+ * Answers the app's confirmation dialog (never the browser's native confirm(), which the dashboard does
+ * not use) and returns its question, word for word.
+ */
+export async function answerConfirm(page: Page, answer: 'confirm' | 'cancel'): Promise<string> {
+  const dialog = page.getByRole('alertdialog');
+  await dialog.waitFor();
+  const question = (await dialog.locator('#confirm-message').textContent()) ?? '';
+  if (answer === 'cancel') await dialog.getByRole('button', { name: 'Cancel' }).click();
+  else await dialog.locator('.dialog-actions button').last().click();
+  await dialog.waitFor({ state: 'detached' });
+  return question;
 }

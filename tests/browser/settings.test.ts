@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { httpClient, registerUser } from '../support/http.ts';
-import { type Credentials, signInViaUi, toasts, useBrowserSession } from './harness.ts';
+import { type Credentials, signInViaUi, answerConfirm, toasts, useBrowserSession } from './harness.ts';
 
 const admin: Credentials = { username: 'grower', password: 'tomatoes-2026' };
 const viewer: Credentials = { username: 'visitor', password: 'just-looking-1', role: 'viewer' };
@@ -92,14 +92,9 @@ describe('settings screen', () => {
     await toasts(page).filter({ hasText: 'alertThresholds.humidity.low' }).waitFor();
     expect((await apiSettings()).alertThresholds.humidity.low).toBe(42);
 
-    const dialogs: string[] = [];
-    page.once('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.accept();
-    });
     await page.getByRole('button', { name: 'Reset All' }).click();
+    expect(await answerConfirm(page, 'confirm')).toBe('Are you sure you want to reset all settings to defaults? This action cannot be undone.');
     await toasts(page).filter({ hasText: 'Settings reset to defaults' }).waitFor();
-    expect(dialogs).toEqual(['Are you sure you want to reset all settings to defaults? This action cannot be undone.']);
     expect(await page.getByLabel('Temperature High (°C)').inputValue()).toBe('35');
     expect((await apiSettings()).alertThresholds.temperature.high).toBe(35);
   });
@@ -112,7 +107,7 @@ describe('settings screen', () => {
     await page.getByLabel('Automatic backup').uncheck();
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await toasts(page).filter({ hasText: 'System settings updated successfully' }).waitFor();
-    expect((await apiSettings()).systemSettings).toEqual({ dataRetentionDays: 14, updateInterval: 10, autoBackup: false, maintenanceMode: false });
+    expect((await apiSettings()).systemSettings).toEqual({ dataRetentionDays: 14, updateInterval: 10, autoBackup: false, maintenanceMode: false, site: null });
     await page.getByLabel('Update Interval (seconds)').fill('0');
     await page.getByRole('button', { name: 'Save Settings' }).click();
     // The session.browser's own min=1 check stops the form; nothing reaches the session.server.

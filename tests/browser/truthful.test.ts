@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { httpClient, registerUser } from '../support/http.ts';
-import { launchBrowser, newPage, signInViaUi, startGatewayForBrowser, toasts, type BrowserGateway } from './harness.ts';
+import { launchBrowser, newPage, signInViaUi, startGatewayForBrowser, answerConfirm, toasts, type BrowserGateway } from './harness.ts';
 
 const grower = { username: 'truthful', password: 'tomatoes-2026' };
 const CLOCK = /^\d\d:\d\d$/;
@@ -88,9 +88,9 @@ describe('a dashboard that tells the truth', () => {
       const fan = page.getByTestId('device-fan-1');
       const turnOn = fan.getByRole('button', { name: 'Turn On' });
       expect(await turnOn.isDisabled()).toBe(true);
-      // The reason is on the card and tied to the button for screen readers.
+      // The reason (the gateway's maintenance lock) is on the card and tied to the button for screen readers.
       const describedBy = await turnOn.getAttribute('aria-describedby');
-      expect(await page.locator(`#${describedBy}`).textContent()).toContain('Maintenance mode is on');
+      expect(await page.locator(`#${describedBy}`).textContent()).toMatch(/Maintenance mode/);
       if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/maintenance-devices.png`, fullPage: true });
       const light = page.getByTestId('device-light-1');
       await light.getByRole('button', { name: 'Turn Off' }).click();
@@ -108,12 +108,8 @@ describe('a dashboard that tells the truth', () => {
     await http().post('/api/devices/fan-1/automation', { automationRules: { temperatureHigh: -40 }, autoMode: true }, token);
     const page = await signedIn('/dashboard/devices');
     await page.getByTestId('device-fan-1').getByText('AUTO', { exact: true }).waitFor();
-    let confirmText = '';
-    page.once('dialog', (d) => {
-      confirmText = d.message();
-      void d.accept();
-    });
     await page.getByRole('button', { name: 'Turn Off All Devices' }).click();
+    const confirmText = await answerConfirm(page, 'confirm');
     await toasts(page).filter({ hasText: 'auto mode switched off' }).waitFor();
     expect(confirmText).toContain('taken out of auto mode');
     await page.waitForFunction(() => !document.querySelector('[data-testid="device-fan-1"]')?.textContent?.includes('AUTO'));
@@ -125,12 +121,11 @@ describe('a dashboard that tells the truth', () => {
     await http().post('/api/devices', { deviceName: 'Spare Fan', deviceId: 'spare-fan', deviceType: 'FAN', location: 'Bench', powerConsumption: 10 }, token);
     const page = await signedIn('/dashboard/devices');
     const card = page.getByTestId('device-spare-fan');
-    page.once('dialog', (d) => void d.dismiss());
     await card.getByRole('button', { name: 'Remove Spare Fan' }).click();
-    await page.waitForTimeout(200);
+    expect(await answerConfirm(page, 'cancel')).toBe('Remove Spare Fan? It is switched off and no longer shown or controlled.');
     expect(await card.count()).toBe(1);
-    page.once('dialog', (d) => void d.accept());
     await card.getByRole('button', { name: 'Remove Spare Fan' }).click();
+    await answerConfirm(page, 'confirm');
     await toasts(page).filter({ hasText: 'Device removed' }).waitFor();
     await card.waitFor({ state: 'detached' });
     await page.waitForTimeout(300);

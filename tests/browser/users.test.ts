@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { httpClient, registerUser } from '../support/http.ts';
-import { type Credentials, signInViaUi, signUpViaUi, toasts, useBrowserSession } from './harness.ts';
+import { type Credentials, signInViaUi, signUpViaUi, answerConfirm, toasts, useBrowserSession } from './harness.ts';
 
 const admin: Credentials = { username: 'grower', password: 'tomatoes-2026' };
 const operator: Credentials = { username: 'olga', password: 'runs-the-pumps-1', role: 'operator' };
@@ -33,16 +33,15 @@ describe('users tab', () => {
     await registerUser(http(), { username: operator.username, password: operator.password, role: 'operator' }, adminToken);
   });
 
-  it('a sign-up asking for operator is told it waits for an admin, and cannot change settings', async () => {
+  it('a sign-up asking for operator is told on screen that it waits for an admin, and sees nothing else', async () => {
     const page = await session.newPage();
     await signUpViaUi(page, newcomer);
-    await toasts(page).filter({ hasText: 'An admin must grant the operator role' }).waitFor();
+    await page.getByTestId('pending-screen').getByText('Your request is waiting for an administrator').waitFor();
+    await page.getByTestId('pending-screen').getByText('operator', { exact: true }).waitFor();
+    // No dashboard behind it: the gateway refuses a pending account everything but its profile.
     await page.goto('/dashboard/settings');
-    await page.getByText('an admin has not granted it yet', { exact: false }).waitFor();
+    await page.getByTestId('pending-screen').waitFor();
     expect(await page.getByRole('tab', { name: 'Users' }).count()).toBe(0);
-    await page.getByRole('tab', { name: 'Alert Thresholds' }).click();
-    expect(await page.getByRole('button', { name: 'Save Thresholds' }).isDisabled()).toBe(true);
-    await page.getByTestId('role-reason').getByText('waiting for an admin', { exact: false }).waitFor();
   });
 
   it('the admin sees the pending request first and grants it', async () => {
@@ -66,14 +65,9 @@ describe('users tab', () => {
     await toasts(page).filter({ hasText: 'newbie is now viewer' }).waitFor();
     expect((await apiUser('newbie')).role).toBe('viewer');
 
-    const dialogs: string[] = [];
-    page.once('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.accept();
-    });
     await page.getByRole('button', { name: 'Delete newbie' }).click();
+    expect(await answerConfirm(page, 'confirm')).toMatch(/Delete the account newbie/);
     await toasts(page).filter({ hasText: 'newbie deleted' }).waitFor();
-    expect(dialogs[0]).toMatch(/Delete the account newbie/);
     await page.getByTestId('user-newbie').waitFor({ state: 'detached' });
     expect(await apiUser('newbie')).toBeUndefined();
   });

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WS_CLOSE_UNAUTHORIZED } from '../../server/contract/realtime.ts';
+import { WS_CLOSE_FORBIDDEN, WS_CLOSE_UNAUTHORIZED } from '../../server/contract/realtime.ts';
 import { databaseChecksum } from '../support/db-checksum.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
+import { setupCodeOf } from '../support/setup-code.ts';
 import { TestSocket } from '../support/ws.ts';
 
 /** Issue 14: registration by approval, the admin's users API, the last admin, revocation with sockets. */
@@ -37,9 +38,9 @@ describe('registration modes', () => {
     expect(databaseChecksum(gw)).toBe(before);
   });
 
-  it('open: the asked role at once, but never admin', async () => {
+  it('open: a viewer at once (not pending), whatever it asked for, and never admin', async () => {
     const { http } = await gateway('open');
-    expect((await signUp(http, 'olga', 'operator')).body.user).toMatchObject({ role: 'operator', requestedRole: null });
+    expect((await signUp(http, 'olga', 'operator')).body.user).toMatchObject({ role: 'viewer', requestedRole: null, pending: false });
     expect((await signUp(http, 'mallory', 'admin')).status).toBe(403);
   });
 
@@ -55,10 +56,10 @@ describe('registration modes', () => {
     expect(created.body.data).toMatchObject({ username: 'olga', role: 'operator', requestedRole: null });
   });
 
-  it('closed still lets the very first account be created (there is no admin to ask yet)', async () => {
+  it('closed still lets the very first account be created, with the setup code (there is no admin to ask yet)', async () => {
     const gw = await startTestGateway({ registration: 'closed' });
     gateways.push(gw);
-    const res = await signUp(httpClient(gw.url), 'first', 'viewer');
+    const res = await httpClient(gw.url).post('/api/auth/register', { username: 'first', email: 'f@example.com', password: 'correct-horse-1', setupCode: setupCodeOf(gw.url) });
     expect(res.status).toBe(201);
     expect(res.body.user.role).toBe('admin');
   });
@@ -98,19 +99,24 @@ describe('the users API (admin only)', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/argon2|passwordHash|password_hash/);
   });
 
-  it('grants a request: the role it asked for, the request cleared, its old token and sockets gone', async () => {
+  it('grants a request: the role it asked for, the request cleared, and the waiting session goes straight in', async () => {
     const signedUp = await signUp(http, 'gina', 'operator');
-    const oldToken = signedUp.body.token as string;
-    const socket = await socketFor(oldToken);
+    const waitingToken = signedUp.body.token as string;
+    expect(signedUp.body.user).toMatchObject({ pending: true });
+    // While pending: no socket, no control.
+    const early = new TestSocket(gw.url);
+    sockets.push(early);
+    await early.opened();
+    early.send('authenticate', { token: waitingToken });
+    expect(await early.closed()).toBe(WS_CLOSE_FORBIDDEN);
+    expect((await http.post('/api/devices/fan-1/control', { action: 'on' }, waitingToken)).status).toBe(403);
     const res = await http.put('/api/users/gina', { role: 'operator' }, admin);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ username: 'gina', role: 'operator', requestedRole: null });
-    expect(await socket.closed()).toBe(WS_CLOSE_UNAUTHORIZED);
-    expect((await http.get('/api/auth/me', oldToken)).status).toBe(401);
-    // Signing in again gives the granted role.
-    const login = await http.post('/api/auth/login', { username: 'gina', password: 'correct-horse-1' });
-    expect(login.body.user.role).toBe('operator');
-    expect((await http.post('/api/devices/fan-1/control', { action: 'on' }, login.body.token)).status).toBe(200);
+    expect(res.body.data).toMatchObject({ username: 'gina', role: 'operator', requestedRole: null, pending: false });
+    // The same token now carries the granted role: nobody is signed out without a word.
+    expect((await http.get('/api/auth/me', waitingToken)).body.data).toMatchObject({ role: 'operator', pending: false });
+    await socketFor(waitingToken);
+    expect((await http.post('/api/devices/fan-1/control', { action: 'on' }, waitingToken)).status).toBe(200);
   });
 
   it('demotes an operator at once: REST and websocket control stop with the change', async () => {

@@ -21,7 +21,7 @@ beforeAll(async () => {
   gw = await startTestGateway({}, { clock, hardware: hardwareWith({}) });
   http = httpClient(gw.url);
   admin = await registerUser(http, { username: 'boss' });
-  viewer = await registerUser(http, { username: 'watcher', role: 'viewer' });
+  viewer = await registerUser(http, { username: 'watcher', role: 'viewer' }, admin);
   // These tests are about threshold alerts at 36-44 °C; the heater cut-off (default 35 °C) would raise
   // its own alert beside them, so it is lifted out of their range.
   gw.settings.updateDevices({ heaterCutoffC: 60 });

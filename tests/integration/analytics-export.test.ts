@@ -17,8 +17,8 @@ beforeAll(async () => {
   nowMs = clock.now();
   gateway = await startTestGateway({}, { clock });
   http = httpClient(gateway.url);
-  await registerUser(http, { username: 'boss' });
-  viewer = await registerUser(http, { username: 'watcher', role: 'viewer' });
+  const admin = await registerUser(http, { username: 'boss' });
+  viewer = await registerUser(http, { username: 'watcher', role: 'viewer' }, admin);
   seedReadings(gateway.database.sqlite, [
     { takenAtMs: nowMs - 2 * HOUR_MS, sensorType: 'DHT11', temperatureC: 18, humidityPct: 70 },
     { takenAtMs: nowMs - 30 * 60_000, sensorType: 'DHT11', temperatureC: 21.4876, humidityPct: 64.2 },

@@ -11,7 +11,7 @@ beforeAll(async () => {
   gw = await startTestGateway({ bodyLimitBytes: 4096 });
   http = httpClient(gw.url);
   admin = await registerUser(http, { username: 'admin1' });
-  viewer = await registerUser(http, { username: 'viewer1', role: 'viewer' });
+  viewer = await registerUser(http, { username: 'viewer1', role: 'viewer' }, admin);
 });
 afterAll(() => gw.dispose());
 
@@ -57,7 +57,7 @@ describe('settings', () => {
   it('reads the defaults of the specification', async () => {
     const res = await http.get('/api/settings/greenhouse-001', viewer);
     expect(res.status).toBe(200);
-    expect(res.body.data.systemSettings).toEqual({ dataRetentionDays: 30, updateInterval: 5, autoBackup: true, maintenanceMode: false });
+    expect(res.body.data.systemSettings).toEqual({ dataRetentionDays: 30, updateInterval: 5, autoBackup: true, maintenanceMode: false, site: null });
     expect(res.body.data.alertThresholds.temperature).toEqual({ high: 35, low: 10 });
   });
 

@@ -188,11 +188,14 @@ describe('tokens', () => {
     expect(mode).toBe(0o600);
   });
 
-  it('refreshes a session with a fresh token', async () => {
-    const res = await http.post('/api/auth/refresh', undefined, adminToken);
+  it('refreshes a session with a fresh token, and the old one stops working', async () => {
+    const signedIn = (await http.post('/api/auth/login', { username: 'alice', password: 'correct-horse-1' })).body.token as string;
+    const res = await http.post('/api/auth/refresh', undefined, signedIn);
     expect(res.status).toBe(200);
     expect(res.body.token).toEqual(expect.any(String));
     expect((await http.get('/api/auth/me', res.body.token)).status).toBe(200);
+    expect((await http.get('/api/auth/me', signedIn)).status).toBe(401);
+    expect((await http.post('/api/auth/refresh', undefined, signedIn)).status).toBe(401);
   });
 });
 
@@ -200,7 +203,7 @@ describe('profile and password', () => {
   // Issue 14: bodies are strict, so a username in a profile body is refused (400 naming it) instead of
   // being ignored; the profile is unchanged, and the same body without it is accepted.
   it('updates email and preferences, and refuses a username change naming the field', async () => {
-    const token = await registerUser(http, { username: 'pat' });
+    const token = await registerUser(http, { username: 'pat' }, adminToken);
     const refused = await http.put('/api/auth/profile', { email: 'pat@new.example', preferences: { theme: 'dark' }, username: 'hacker' }, token);
     expect(refused.status).toBe(400);
     expect(refused.body.message).toMatch(/username/);
@@ -212,7 +215,7 @@ describe('profile and password', () => {
   });
 
   it('refuses a bad email or theme and changes nothing', async () => {
-    const token = await registerUser(http, { username: 'quinn' });
+    const token = await registerUser(http, { username: 'quinn' }, adminToken);
     for (const [body, field] of [
       [{ email: 'nope' }, 'email'],
       [{ preferences: { theme: 'neon' } }, 'theme'],
@@ -230,7 +233,7 @@ describe('profile and password', () => {
   it.each(['PUT /api/auth/password', 'POST /api/auth/change-password'])('changes the password through %s and revokes older tokens', async (route) => {
     const [method, path] = route.split(' ') as [string, string];
     const username = `pw${method.toLowerCase()}`;
-    const token = await registerUser(http, { username });
+    const token = await registerUser(http, { username }, adminToken);
     const wrong = await http.request(method, path, { body: { currentPassword: 'not-it-at-all', newPassword: 'brand-new-pass' }, token });
     expect(wrong.status).toBe(400);
     expect(wrong.body.message).toContain('currentPassword');

@@ -153,15 +153,19 @@ describe('sensor-loss fail-safe', () => {
     await http.post('/api/devices/heater-1/control', { action: 'off' }, admin);
   });
 
-  it("with 'hold' the heater keeps its state", async () => {
+  it("with 'hold' a heater still goes off: a heater never runs blind", async () => {
     gw.hardware.simulator!.setInsideTemperature(12);
     await http.post('/api/devices/heater-1/automation', { automationRules: { temperatureLow: 25 }, autoMode: true, sensorLossAction: 'hold' }, admin);
     await ticks(1);
     expect((await device('heater-1')).status).toBe('ON');
     await http.post('/api/simulator/faults', { sensor: 'DHT11', fault: 'silent' }, admin);
-    await ticks(8);
-    expect((await device('heater-1')).status).toBe('ON');
-    await http.post('/api/simulator/faults', { sensor: 'DHT11', fault: 'none' }, admin);
+    try {
+      await ticks(8);
+      expect((await device('heater-1')).status).toBe('OFF');
+      expect((await log('heater-1'))[0]).toMatchObject({ source: 'safety', newStatus: 'OFF' });
+    } finally {
+      await http.post('/api/simulator/faults', { sensor: 'DHT11', fault: 'none' }, admin);
+    }
     await http.post('/api/devices/heater-1/automation', { automationRules: { temperatureLow: null }, autoMode: false, sensorLossAction: 'off' }, admin);
     await http.post('/api/devices/heater-1/control', { action: 'off' }, admin);
     await ticks(1);

@@ -21,7 +21,7 @@ beforeAll(async () => {
   gw = await startTestGateway({}, { hardware: fakeHardware(outputs) });
   http = httpClient(gw.url);
   admin = await registerUser(http, { username: 'alice' });
-  viewer = await registerUser(http, { username: 'victor', role: 'viewer' });
+  viewer = await registerUser(http, { username: 'victor', role: 'viewer' }, admin);
 });
 afterAll(async () => {
   sockets.forEach((s) => s.close());
@@ -232,6 +232,8 @@ describe('quick actions', () => {
   });
 
   it('turn off all switches every running device off and takes devices out of auto mode', async () => {
+    // The pump was switched off moments ago above: its minimum off time would refuse the restart.
+    await http.put(`/api/settings/${GH}/devices`, { deviceSettings: { minOffSeconds: 0 } }, admin);
     await http.post('/api/devices/light-1/control', { action: 'on' }, admin);
     await http.post('/api/devices/pump-1/control', { action: 'turn_on' }, admin);
     await expectRefused(() => http.post(`/api/devices/actions/turn-off-all/${GH}`, undefined, viewer), 403, /read-only/);

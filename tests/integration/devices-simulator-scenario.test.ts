@@ -92,6 +92,6 @@ describe('simulator scenario: auto-mode pump, falling tank, dry-run lockout', ()
 
     const manual = await http.post('/api/devices/pump-1/control', { action: 'turn_on' }, token);
     expect(manual.status).toBe(409);
-    expect(manual.body.message).toMatch(/^Water tank level is too low/);
+    expect(manual.body).toMatchObject({ message: expect.stringMatching(/Tank low \(\d+\.\d cm, minimum 10 cm\): pump locked/), lock: { kind: 'dry_run' } });
   });
 });

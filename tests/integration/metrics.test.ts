@@ -15,7 +15,7 @@ beforeAll(async () => {
   gw = await startTestGateway({}, { hardware: hardwareWith(fakeSensors({ climate: { temperatureC: 24.5, humidityPct: 61 }, levelCm: 42 }).sensors) });
   http = httpClient(gw.url);
   admin = await registerUser(http, { username: 'boss' });
-  viewer = await registerUser(http, { username: 'guest', role: 'viewer' });
+  viewer = await registerUser(http, { username: 'guest', role: 'viewer' }, admin);
 });
 afterAll(async () => gw?.dispose());
 

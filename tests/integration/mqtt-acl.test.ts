@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
-import { httpClient } from '../support/http.ts';
+import { httpClient, registerUser } from '../support/http.ts';
 import { startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
 
 /** The ```conf block that follows "/etc/mosquitto/acl" in docs/fleet.md. */
@@ -68,17 +68,19 @@ describe('the docs/fleet.md broker ACL', () => {
     await ha.publish('greenhouse/house-a/devices/light-1/set', 'ON');
     await next;
     expect(ha.messages.filter((m) => m.topic === 'greenhouse/house-a/devices/fan-1/result')).toHaveLength(1);
-    const devices = await httpClient(a.url).get('/api/health');
+    const aHttp = httpClient(a.url);
+    const devices = await aHttp.get('/api/health', await registerUser(aHttp, { username: 'owner' }));
     expect(devices.body.data.mqtt).toMatchObject({ state: 'connected', commandsReceived: 2 });
   });
 
   it('reports a refused password in the health answer without printing it', async () => {
     const gw = await gateway('house-c', 'wrong-password-123');
     const http = httpClient(gw.url);
-    let status = (await http.get('/api/health')).body.data.mqtt;
+    const owner = await registerUser(http, { username: 'owner' });
+    let status = (await http.get('/api/health', owner)).body.data.mqtt;
     for (let i = 0; i < 100 && status.lastError === null; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      status = (await http.get('/api/health')).body.data.mqtt;
+      status = (await http.get('/api/health', owner)).body.data.mqtt;
     }
     expect(status.state).not.toBe('connected');
     expect(status.lastError).toMatch(/not authori[sz]ed/i);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
+import { httpClient, registerUser } from '../support/http.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 
 describe('MQTT availability of a gateway process', () => {
@@ -31,7 +32,9 @@ describe('MQTT availability of a gateway process', () => {
     });
     const online = await sub.next((m) => m.payload === 'online', 30_000, 'online');
     expect(online.retain).toBe(true);
-    const health = (await (await fetch(`${server.url}/api/health`)).json()) as { data: { mqtt: Record<string, unknown> } };
+    // The details of the health answer are for a signed-in account (the first one, with the setup code).
+    const http = httpClient(server.url);
+    const health = (await http.get('/api/health', await registerUser(http, { username: 'owner' }))).body as { data: { mqtt: Record<string, unknown> } };
     expect(health.data.mqtt).toMatchObject({ enabled: true, state: 'connected', topicRoot: 'farm/house-will', broker: broker.url });
 
     const offline = sub.nextNew((m) => m.payload === 'offline', 30_000, 'the last will');

@@ -261,7 +261,7 @@ describe('a broker that goes away', () => {
     await sub.next((m) => m.topic === `${ROOT}/sensors/state`);
 
     await broker.kill();
-    const health = async () => (await http.get('/api/health')).body.data.mqtt;
+    const health = async () => (await http.get('/api/health', admin)).body.data.mqtt;
     for (let i = 0; i < 50 && (await health()).state === 'connected'; i++) await new Promise((r) => setTimeout(r, 50));
     expect((await health()).state).not.toBe('connected');
     // Sampling and control go on while the broker is gone: every tick stores its readings.
@@ -306,7 +306,7 @@ describe('a broker that goes away', () => {
         sensors.climate.value = { temperatureC: 20 + i, humidityPct: 60 };
         expect(await gw.sampler.sampleNow()).toMatchObject({ stored: 4, failedSensors: [] });
       }
-      const status = (await http.get('/api/health')).body.data.mqtt;
+      const status = (await http.get('/api/health', admin)).body.data.mqtt;
       expect(status.dropped).toBeGreaterThan(0);
       // At most: 64 unacknowledged, 10 events, and one per retained topic (7 sensor and 6 device
       // configs, 6 device states, sensors/state), however many alerts and ticks came meanwhile.
@@ -331,7 +331,8 @@ describe('configuration', () => {
   it('is off while mqtt.url is unset, and the health answer says so', async () => {
     const gw = await startTestGateway({});
     cleanups.push(() => gw.dispose());
-    const health = (await httpClient(gw.url).get('/api/health')).body.data;
+    const http = httpClient(gw.url);
+    const health = (await http.get('/api/health', await registerUser(http, { username: 'grower' }))).body.data;
     expect(health.mqtt).toMatchObject({ enabled: false, state: 'off', broker: null });
   });
 });

@@ -15,7 +15,7 @@ beforeAll(async () => {
   gateway = await startTestGateway({}, { clock: new ManualClock() });
   http = httpClient(gateway.url);
   admin = await registerUser(http, { username: 'boss' });
-  viewer = await registerUser(http, { username: 'watcher', role: 'viewer' });
+  viewer = await registerUser(http, { username: 'watcher', role: 'viewer' }, admin);
 });
 afterAll(async () => gateway?.dispose());
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../server/config/schema.ts';
 import { createGateway, type Gateway, type GatewayOptions } from '../../server/gateway.ts';
+import { rememberDataDir } from './setup-code.ts';
 
 export interface TestGateway extends Gateway {
   dataDir: string;
@@ -12,7 +13,8 @@ export interface TestGateway extends Gateway {
 
 /**
  * The real gateway, in-process, on a free loopback port with a fresh data dir (real SQLite, real
- * migrations). Demo mode is off unless asked, so the first account a test creates is the admin.
+ * migrations). Demo mode is off unless asked, so the first account a test creates (with the setup code,
+ * which registerUser reads from the data dir) is the admin.
  */
 export async function startTestGateway(
   overrides: Partial<Config> = {},
@@ -26,6 +28,7 @@ export async function startTestGateway(
     ...options,
   });
   await gateway.start();
+  rememberDataDir(gateway.url, dataDir);
   return Object.assign(gateway, {
     dataDir,
     async dispose() {

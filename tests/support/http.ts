@@ -1,3 +1,5 @@
+import { setupCodeOf } from './setup-code.ts';
+
 /** A small HTTP client over real sockets (fetch) for integration tests. */
 export interface HttpResult<T = any> {
   status: number;
@@ -32,6 +34,7 @@ export function httpClient(baseUrl: string) {
     return { status: response.status, body: parsed as T, headers: response.headers };
   }
   return {
+    baseUrl,
     request,
     get: <T = any>(path: string, token?: string) => request<T>('GET', path, { token }),
     post: <T = any>(path: string, body?: unknown, token?: string) => request<T>('POST', path, { body, token }),
@@ -42,14 +45,20 @@ export function httpClient(baseUrl: string) {
 
 export type HttpClient = ReturnType<typeof httpClient>;
 
-/** Registers an account over HTTP and returns its token (the first account becomes admin). */
+/**
+ * Registers an account over HTTP and returns its token. Without `adminToken` it is a self-registration:
+ * on a fresh gateway the first one carries the setup code from the data dir (as the owner would) and
+ * becomes the admin; later ones are pending under `approval` until an admin grants them. Accounts a test
+ * needs with a role are created with the admin's token.
+ */
 export async function registerUser(
   http: HttpClient,
   user: { username: string; password?: string; email?: string; role?: 'admin' | 'operator' | 'viewer' },
   adminToken?: string,
 ): Promise<string> {
+  const setupCode = adminToken ? undefined : setupCodeOf(http.baseUrl);
   const result = await http.request('POST', '/api/auth/register', {
-    body: { password: 'correct-horse-1', email: `${user.username}@example.com`, ...user },
+    body: { password: 'correct-horse-1', email: `${user.username}@example.com`, ...user, ...(setupCode ? { setupCode } : {}) },
     token: adminToken,
   });
   if (result.status !== 201) throw new Error(`register ${user.username}: ${result.status} ${JSON.stringify(result.body)}`);

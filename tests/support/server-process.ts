@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { rememberDataDir } from './setup-code.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -49,6 +50,7 @@ export async function startServerProcess(
     child.once('close', (code, signal) => resolve({ code, signal })),
   );
   const url = `http://127.0.0.1:${port}`;
+  rememberDataDir(url, resolve(ROOT, env.GREENHOUSE_DATA_DIR ?? 'data'));
   const deadline = Date.now() + startTimeoutMs;
   let gone: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   void exited.then((how) => (gone = how));

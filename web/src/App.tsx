@@ -11,8 +11,10 @@ import { Reachability, ReachabilityContext } from './api/reachability.ts';
 import { AuthProvider, useAuth } from './auth/AuthProvider.tsx';
 import { FullPageSpinner } from './components/Spinner.tsx';
 import { Toaster } from './components/toast/index.ts';
+import { ConfirmProvider } from './components/confirm/ConfirmProvider.tsx';
 import { RealtimeProvider } from './realtime/RealtimeProvider.tsx';
 import { LoginScreen } from './screens/LoginScreen.tsx';
+import { PendingScreen } from './screens/PendingScreen.tsx';
 import { DashboardShell } from './shell/DashboardShell.tsx';
 
 export function App() {
@@ -24,7 +26,9 @@ export function App() {
       <BrowserRouter>
         <AuthProvider>
           <RealtimeProvider>
-            <AppRoutes />
+            <ConfirmProvider>
+              <AppRoutes />
+            </ConfirmProvider>
           </RealtimeProvider>
         </AuthProvider>
       </BrowserRouter>
@@ -52,9 +56,11 @@ function HomeRedirect() {
 }
 
 function SignedInOnly({ children }: { children: ReactNode }) {
-  const { status } = useAuth();
+  const { status, user } = useAuth();
   if (status === 'loading') return <FullPageSpinner />;
   if (status !== 'signedIn') return <Navigate to="/login" replace />;
+  // The gateway refuses a pending account everything but its profile: it waits on its own screen.
+  if (user?.pending) return <PendingScreen />;
   return children;
 }
 

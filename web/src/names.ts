@@ -19,6 +19,8 @@ const DEVICE_TYPE_NAMES: Record<string, string> = {
   SERVO: 'Roof window',
 };
 
+export const isSensorType = (code: string): code is SensorType => code in SENSOR_NAMES;
+
 /** 'SOIL_MOISTURE' -> 'Soil moisture probe'; an unknown code falls back to words ('NEW_THING' -> 'New thing'). */
 export function sensorName(code: SensorType | string): string {
   return SENSOR_NAMES[code as SensorType] ?? words(code);

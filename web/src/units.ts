@@ -41,4 +41,10 @@ export function toUnit(celsius: number | null | undefined, unit: TemperatureUnit
   return (celsius * 9) / 5 + 32;
 }
 
+/** The chosen unit back to Celsius, kept to 0.01 °C so 64.4 °F is 18 °C again. */
+export function fromUnit(value: number, unit: TemperatureUnit): number {
+  if (unit === 'C' || !Number.isFinite(value)) return value;
+  return Math.round((((value - 32) * 5) / 9) * 100) / 100;
+}
+
 export const unitSymbol = (unit: TemperatureUnit): string => (unit === 'F' ? '°F' : '°C');

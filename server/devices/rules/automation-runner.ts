@@ -19,8 +19,8 @@ export interface AutomationDeps {
   control: ControlService;
   clock: Clock;
   logger: Logger;
-  /** Config `site` when both coordinates are set, for sunrise/sunset schedules. */
-  site: Site | null;
+  /** systemSettings.site, for sunrise/sunset schedules (read at each evaluation: changes apply at once). */
+  site: () => Site | null;
   /** False while the wall clock is not synchronised (schedules keep their devices off). Default: true. */
   clockSynchronised?: () => boolean;
 }
@@ -39,8 +39,8 @@ export class AutomationRunner {
   #latest: SensorSnapshot | null = null;
   #sampledThisTick = false;
   readonly #faulted = new Set<SensorType>();
-  /** Devices whose sensor-loss fail-safe is engaged, with the reason shown in the alert. */
-  readonly #lossEngaged = new Map<string, string>();
+  /** Devices whose sensor-loss fail-safe is engaged: the engine's reason, since when, and whether it cycles (duty). */
+  readonly #lossEngaged = new Map<string, { reason: string; sinceMs: number; duty: boolean }>();
 
   constructor(private readonly deps: AutomationDeps) {}
 
@@ -113,7 +113,7 @@ export class AutomationRunner {
     const { repo, settings, clock } = this.deps;
     const deviceSettings = settings.get().deviceSettings;
     const faultedFields = this.faultedFields();
-    for (const device of repo.list()) {
+    for (const device of repo.listPlain()) {
       if (!device.autoMode) {
         this.#releaseLoss(device, 'auto mode switched off');
         continue;
@@ -125,7 +125,7 @@ export class AutomationRunner {
         deviceSettings,
         nowMs: clock.now(),
         faultedFields,
-        site: this.deps.site,
+        site: this.deps.site(),
         clockSynchronised: this.deps.clockSynchronised?.() ?? true,
       });
       if (decision.source === 'safety') this.#engageLoss(device, decision);
@@ -153,10 +153,29 @@ export class AutomationRunner {
     }
   }
 
+  /** The fail-safe's reason for a device that it holds off (not a duty cycle, which runs it), or null. */
+  sensorLossOf(deviceId: string): string | null {
+    const loss = this.#lossEngaged.get(deviceId);
+    return loss && !loss.duty ? loss.reason : null;
+  }
+
+  /** The live sensor-loss state of a device (its card's reason), or null when not engaged. */
+  lossStateOf(deviceId: string): { reason: string; sinceMs: number } | null {
+    return this.#lossEngaged.get(deviceId) ?? null;
+  }
+
   #engageLoss(device: Device, decision: RuleDecision): void {
-    if (this.#lossEngaged.has(device.deviceId)) return;
-    const message = `${device.deviceName} is in its safe state: ${decision.reason}`;
-    this.#lossEngaged.set(device.deviceId, message);
+    const duty = device.sensorLossAction === 'duty';
+    const known = this.#lossEngaged.get(device.deviceId);
+    if (known) {
+      // The duty cycle's reason is the same each phase; keep the engage time.
+      known.reason = decision.reason;
+      return;
+    }
+    this.#lossEngaged.set(device.deviceId, { reason: decision.reason, sinceMs: this.deps.clock.now(), duty });
+    const message = duty
+      ? `${device.deviceName} lost its input and runs its duty cycle: ${decision.reason}`
+      : `${device.deviceName} is in its safe state: ${decision.reason}`;
     this.#emit(device.deviceId, true, message);
   }
 

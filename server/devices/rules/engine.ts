@@ -1,5 +1,5 @@
 import { CLOCK_NOT_SYNCHRONISED } from '../../contract/clock.ts';
-import type { AutomationRules, DeviceType, SensorLossAction } from '../../contract/device.ts';
+import { SENSOR_LOSS_DUTY_CYCLE_MS, type AutomationRules, type DeviceType, type SensorLossAction } from '../../contract/device.ts';
 import { STALE_AFTER_MS, type SensorField, type SensorSnapshot } from '../../contract/reading.ts';
 import type { DeviceSettings } from '../../contract/settings.ts';
 import { configuredRules, shapeOf, type Rule } from './rule-kinds.ts';
@@ -22,7 +22,14 @@ import { describeWindow, windowAt, type Site } from './schedule.ts';
  * - Sensor loss: an input of a configured rule that is missing, stale (older than STALE_AFTER_MS) or
  *   whose sensor is declared faulted is lost. With sensorLossAction 'off' the device goes to its safe
  *   state at once (source 'safety', no minimum on time: a heater must not run blind for 30 s more) and
- *   stays there until fresh readings return; with 'hold' it keeps its state.
+ *   stays there until fresh readings return; with 'hold' it keeps its state; with 'duty' it is on for
+ *   sensorLossDutyPct % of each 10-minute cycle, from the cycle's start (cycles start at multiples of
+ *   10 minutes of epoch time, so the preview replays the same cycles), source 'safety'.
+ * - A heater needs a fresh air temperature whatever its rules are (a schedule alone included): without
+ *   one it is in sensor loss, and 'hold' counts as 'off' (a heater never runs blind; 'duty' is the
+ *   frost protection).
+ * - `automationRules.offAt`: where a rule that switched the device on lets go (a band: heat below 18,
+ *   stop at 20). Without it the rule lets go past its threshold by the global deadband.
  */
 export interface RuleDevice {
   deviceType: DeviceType;
@@ -30,6 +37,8 @@ export interface RuleDevice {
   automationRules: AutomationRules;
   /** Absent means 'off', the default. */
   sensorLossAction?: SensorLossAction;
+  /** With 'duty': the share of each cycle the device is on (0-100). */
+  sensorLossDutyPct?: number | null;
   /** On = energised relay or open window. */
   isOn: boolean;
   /** When the device last changed state (epoch ms), null if never. */
@@ -60,23 +69,52 @@ export interface RuleInput {
 
 type RuleState = { rule: Rule; state: 'met' | 'not_met' | 'lost'; value: number | null; unit: string; lostBecause?: string };
 
+/** Why a field's input is lost (faulted, missing, stale), or null when it is fresh. */
+function lossOf(field: SensorField, input: RuleInput): string | null {
+  const value = input.snapshot?.values[field] ?? null;
+  const readAt = input.snapshot?.readAt[field] ?? null;
+  const readAtMs = readAt === null ? NaN : Date.parse(readAt);
+  if (input.faultedFields?.has(field)) return `${field} sensor faulted`;
+  if (value === null || !Number.isFinite(readAtMs)) return `no ${field} reading`;
+  if (input.nowMs - readAtMs > STALE_AFTER_MS) return `${field} reading stale (${Math.floor((input.nowMs - readAtMs) / 60_000)} min old)`;
+  return null;
+}
+
 function evaluateRule(rule: Rule, input: RuleInput): RuleState {
   const shape = shapeOf(rule, input.deviceSettings.deadband);
   const value = input.snapshot?.values[shape.field] ?? null;
-  const readAt = input.snapshot?.readAt[shape.field] ?? null;
-  const readAtMs = readAt === null ? NaN : Date.parse(readAt);
-  if (input.faultedFields?.has(shape.field)) return { rule, state: 'lost', value, unit: shape.unit, lostBecause: `${shape.field} sensor faulted` };
-  if (value === null || !Number.isFinite(readAtMs)) return { rule, state: 'lost', value, unit: shape.unit, lostBecause: `no ${shape.field} reading` };
-  if (input.nowMs - readAtMs > STALE_AFTER_MS) {
-    const minutes = Math.floor((input.nowMs - readAtMs) / 60_000);
-    return { rule, state: 'lost', value, unit: shape.unit, lostBecause: `${shape.field} reading stale (${minutes} min old)` };
-  }
-  // Off: met strictly past the threshold. On: it keeps holding until the value is strictly back past
-  // the threshold by the band (temperatureHigh 30, band 0.5: on at > 30, off at < 29.5).
-  const met = input.device.isOn
-    ? shape.direction === 'above' ? value >= rule.threshold - shape.band : value <= rule.threshold + shape.band
-    : shape.direction === 'above' ? value > rule.threshold : value < rule.threshold;
+  const lostBecause = lossOf(shape.field, input);
+  if (lostBecause !== null || value === null) return { rule, state: 'lost', value, unit: shape.unit, lostBecause: lostBecause ?? `no ${shape.field} reading` };
+  const offAt = input.device.automationRules.offAt?.[rule.kind];
+  // Off: met strictly past the threshold. On: with an offAt band it holds until the value reaches offAt
+  // (heat below 18, stop at 20); otherwise until it is strictly back past the threshold by the deadband
+  // (temperatureHigh 30, band 0.5: on at > 30, off at < 29.5).
+  const met = !input.device.isOn
+    ? shape.direction === 'above' ? value > rule.threshold : value < rule.threshold
+    : typeof offAt === 'number'
+      ? shape.direction === 'above' ? value > offAt : value < offAt
+      : shape.direction === 'above' ? value >= rule.threshold - shape.band : value <= rule.threshold + shape.band;
   return { rule, state: met ? 'met' : 'not_met', value, unit: shape.unit };
+}
+
+/** The sensor-loss decision: safe state, hold, or the duty cycle (frost protection). */
+function onSensorLoss(input: RuleInput, what: string): RuleDecision {
+  const { device, nowMs } = input;
+  const action = device.sensorLossAction ?? 'off';
+  if (action === 'duty') {
+    const pct = Math.min(100, Math.max(0, device.sensorLossDutyPct ?? 0));
+    const onMs = (SENSOR_LOSS_DUTY_CYCLE_MS * pct) / 100;
+    const intoCycleMs = ((nowMs % SENSOR_LOSS_DUTY_CYCLE_MS) + SENSOR_LOSS_DUTY_CYCLE_MS) % SENSOR_LOSS_DUTY_CYCLE_MS;
+    const on = intoCycleMs < onMs;
+    const minutes = round1(onMs / 60_000);
+    return {
+      desired: on ? 'on' : 'off',
+      ruleName: 'sensorLoss',
+      reason: `sensor loss: input lost for ${what}; duty ${pct} % (on ${minutes} min of every ${SENSOR_LOSS_DUTY_CYCLE_MS / 60_000} min)`,
+      source: 'safety',
+    };
+  }
+  return { desired: 'off', ruleName: 'sensorLoss', reason: `sensor loss fail-safe: input lost for ${what}; off until fresh readings return`, source: 'safety' };
 }
 
 const describe = (s: RuleState) =>
@@ -98,6 +136,8 @@ export function evaluateRules(input: RuleInput): RuleDecision {
   }
 
   let windowText: string | null = null;
+  // A heater runs on nothing without a fresh air temperature, whatever its rules.
+  const airLoss = device.deviceType === 'HEATER' ? lossOf('temperature', input) : null;
   if (schedule && input.clockSynchronised === false) {
     return { desired: device.isOn ? 'off' : 'hold', ruleName: 'schedule', reason: `${CLOCK_NOT_SYNCHRONISED}: schedule off until the time is set`, source: 'rule' };
   }
@@ -105,17 +145,22 @@ export function evaluateRules(input: RuleInput): RuleDecision {
     const state = windowAt(schedule, input.nowMs, input.site ?? null);
     windowText = describeWindow(schedule, state);
     if (state.kind !== 'inside') return withMinTimes(input, { desired: 'off', ruleName: 'schedule', reason: `outside ${windowText}`, source: 'rule' });
-    if (rules.length === 0) return withMinTimes(input, { desired: 'on', ruleName: 'schedule', reason: `inside ${windowText}`, source: 'rule' });
+    if (rules.length === 0) {
+      if (airLoss !== null) return onSensorLoss(input, `air temperature (${airLoss})`);
+      return withMinTimes(input, { desired: 'on', ruleName: 'schedule', reason: `inside ${windowText}`, source: 'rule' });
+    }
   }
 
   const states = rules.map((rule) => evaluateRule(rule, input));
   const lost = states.filter((s) => s.state === 'lost');
   const met = states.find((s) => s.state === 'met');
   const inWindow = windowText ? ` inside ${windowText}` : '';
-  if (lost.length > 0 && device.sensorLossAction !== 'hold') {
-    const what = lost.map((s) => `${s.rule.kind} (${s.lostBecause})`).join(', ');
-    return { desired: 'off', ruleName: 'sensorLoss', reason: `sensor loss fail-safe: input lost for ${what}; off until fresh readings return`, source: 'safety' };
-  }
+  const lostWhat = [
+    ...lost.map((s) => `${s.rule.kind} (${s.lostBecause})`),
+    ...(airLoss !== null && !lost.some((s) => shapeOf(s.rule, input.deviceSettings.deadband).field === 'temperature') ? [`air temperature (${airLoss})`] : []),
+  ];
+  const holdAllowed = device.sensorLossAction === 'hold' && device.deviceType !== 'HEATER';
+  if (lostWhat.length > 0 && !holdAllowed) return onSensorLoss(input, lostWhat.join(', '));
   let wanted: RuleDecision;
   if (met) {
     wanted = { desired: 'on', ruleName: met.rule.kind, reason: `${describe(met)} (rule met)${inWindow}`, source: 'rule' };

@@ -7,13 +7,15 @@ import type { DevicesRepo } from '../devices-repo.ts';
 import { Replay, sensorsFor } from './preview.ts';
 import type { RecordedHistory } from './recorded-history.ts';
 import type { Site } from './schedule.ts';
+import { checkOffAt, mergeRules } from './off-at.ts';
 
 export interface PreviewServiceDeps {
   repo: DevicesRepo;
   history: RecordedHistory;
   settings: SettingsService;
   clock: Clock;
-  site: Site | null;
+  /** systemSettings.site, read at each preview (changes apply at once). */
+  site: () => Site | null;
   checkSchedule: (schedule: NonNullable<AutomationRules['schedule']>) => void;
 }
 
@@ -32,24 +34,25 @@ export class PreviewService {
     const device = repo.find(deviceId);
     if (!device) throw notFound(`Device '${deviceId}' not found`);
     // Unset fields keep the device's own rules, as saving them would.
-    const rules: AutomationRules = { ...device.automationRules, ...changes };
+    const rules: AutomationRules = mergeRules(device.automationRules, changes);
     if (rules.schedule) this.deps.checkSchedule(rules.schedule);
+    checkOffAt(rules);
     const { deviceSettings, systemSettings } = settings.get();
     const toMs = clock.now();
     const fromMs = toMs - hours * HOUR_MS;
     const recorded = history.stateAt(deviceId, fromMs);
     const replay = new Replay({
-      device: { deviceType: device.deviceType, powerW: device.powerConsumption, sensorLossAction: device.sensorLossAction },
+      device: { deviceType: device.deviceType, powerW: device.powerConsumption, sensorLossAction: device.sensorLossAction, sensorLossDutyPct: device.sensorLossDutyPct },
       rules,
       deviceSettings,
-      site: this.deps.site,
+      site: this.deps.site(),
       fromMs,
       toMs,
       initial: recorded ? { on: isOnStatus(recorded.status), sinceMs: recorded.sinceMs } : { on: false, sinceMs: null },
       faults: history.faults(fromMs, toMs),
       tickGapMs: (systemSettings.updateInterval * 1000) / 2,
     });
-    const types = sensorsFor(rules, deviceSettings.deadband);
+    const types = sensorsFor(rules, deviceSettings.deadband, device.deviceType);
     for (let pageMs = fromMs; pageMs <= toMs; pageMs += PAGE_MS) {
       if (pageMs > fromMs) await nextTurn();
       replay.feed(history.readingsBetween(types, pageMs, Math.min(pageMs + PAGE_MS, toMs + 1)));

@@ -8,7 +8,7 @@ import { configuredRules, shapeOf } from './rule-kinds.ts';
 import type { Site } from './schedule.ts';
 
 export interface ReplayInput {
-  device: { deviceType: DeviceType; powerW: number; sensorLossAction: SensorLossAction };
+  device: { deviceType: DeviceType; powerW: number; sensorLossAction: SensorLossAction; sensorLossDutyPct: number | null };
   rules: AutomationRules;
   deviceSettings: DeviceSettings;
   site: Site | null;
@@ -24,9 +24,11 @@ export interface ReplayInput {
 }
 
 /** The sensors whose readings a replay of these rules needs; every sensor for a schedule-only device (its tick times). */
-export function sensorsFor(rules: AutomationRules, deadband: DeviceSettings['deadband']): SensorType[] {
+export function sensorsFor(rules: AutomationRules, deadband: DeviceSettings['deadband'], deviceType?: DeviceType): SensorType[] {
   const fields = new Set(configuredRules(rules).map((rule) => shapeOf(rule, deadband).field));
   if (fields.size === 0) return [...SENSOR_TYPES];
+  // A heater needs the air temperature whatever its rules (the engine's no-blind-heater rule).
+  if (deviceType === 'HEATER') fields.add('temperature');
   return SENSOR_TYPES.filter((type) => SENSOR_FIELDS[type].some((f) => fields.has(f)));
 }
 
@@ -118,7 +120,7 @@ export class Replay {
   #evaluateAt(nowMs: number): void {
     const { device, rules } = this.#input;
     const decision = evaluateRules({
-      device: { deviceType: device.deviceType, autoMode: true, automationRules: rules, sensorLossAction: device.sensorLossAction, isOn: this.#on, sinceMs: this.#sinceMs },
+      device: { deviceType: device.deviceType, autoMode: true, automationRules: rules, sensorLossAction: device.sensorLossAction, sensorLossDutyPct: device.sensorLossDutyPct, isOn: this.#on, sinceMs: this.#sinceMs },
       snapshot: this.#snapshot,
       deviceSettings: this.#input.deviceSettings,
       nowMs,

@@ -3,7 +3,6 @@ import type { Device } from '../../contract/device.ts';
 import { STALE_AFTER_MS, type SensorSnapshot } from '../../contract/reading.ts';
 import type { DeviceSettings } from '../../contract/settings.ts';
 import type { SafetyKind } from '../../events/bus.ts';
-import { refusedBySafety } from '../../domain/errors.ts';
 import { isOnStatus } from '../actions.ts';
 
 export interface HeaterCutoffDeps {
@@ -18,7 +17,7 @@ export interface HeaterCutoffDeps {
 
 /**
  * Heater cut-off (design.md, Safety beyond the rules): above deviceSettings.heaterCutoffC safety
- * switches every heater off and refuses to switch one on, for users and rules alike. It releases once
+ * switches every heater off; its lock (./locks.ts) refuses to switch one on, for users and rules alike. It releases once
  * the air is back below the cut-off by the temperature deadband, so a reading hovering at the limit
  * does not flap it. A stale temperature never acts (no automatic action on stale data) but keeps an
  * engaged cut-off engaged.
@@ -61,15 +60,10 @@ export class HeaterCutoff {
     }
   }
 
-  /** Refuses (409) to switch a heater on while the cut-off is engaged or the air is above it. */
-  checkTurnOn(device: Device): void {
-    if (!this.deps.isHeater(device)) return;
-    const { heaterCutoffC } = this.deps.deviceSettings();
+  /** The air is above the cut-off now (a fresh reading): heaters are locked even before the next check. */
+  aboveNow(): boolean {
     const fresh = this.#freshC();
-    if (this.#engaged || (fresh !== null && fresh > heaterCutoffC)) {
-      const shown = fresh === null ? 'unknown' : `${fresh.toFixed(1)} °C`;
-      throw refusedBySafety(`Cannot turn on ${device.deviceName}: air temperature ${shown} is above the heater cut-off of ${heaterCutoffC} °C`);
-    }
+    return fresh !== null && fresh > this.deps.deviceSettings().heaterCutoffC;
   }
 
   #freshC(): number | null {

@@ -1,13 +1,17 @@
 import type { Logger } from 'pino';
-import type { Clock, TimerHandle } from '../../../drivers/clock.ts';
-import type { ControlSource, Device } from '../../contract/device.ts';
+import type { Clock } from '../../../drivers/clock.ts';
+import type { ControlSource, Device, DeviceLock } from '../../contract/device.ts';
 import { STALE_AFTER_MS, type SensorSnapshot } from '../../contract/reading.ts';
-import type { DeviceSettings } from '../../contract/settings.ts';
+import type { Settings } from '../../contract/settings.ts';
 import type { EventBus, SafetyKind } from '../../events/bus.ts';
-import { refusedBySafety } from '../../domain/errors.ts';
+import { refusedByLock } from '../../domain/errors.ts';
 import { isOnStatus } from '../actions.ts';
 import type { TurnOnGuard } from '../control-service.ts';
+import { AirTemperatureWatch } from './air-temperature.ts';
 import { HeaterCutoff } from './heater-cutoff.ts';
+import { locksOf } from './locks.ts';
+import type { LedgerEntry } from './run-ledger.ts';
+import { RunLimits } from './run-limits.ts';
 
 /** The dry-run lockout releases only this far above the low level, so a sloshing tank does not flap it. */
 export const TANK_RELEASE_BAND_CM = 2;
@@ -16,58 +20,78 @@ export interface SafetyDeps {
   bus: EventBus;
   clock: Clock;
   greenhouseId: string;
-  deviceSettings: () => DeviceSettings;
+  settings: () => Settings;
   listDevices: () => Device[];
   /** The device typed by its wiring (./wiring.ts); `listDevices` answers wired devices already. */
   asWired: (device: Device) => Device;
   /** Switches a device off through the ControlService with source 'safety'. */
   switchOff: (deviceId: string, actor: SafetyKind, reason: string) => Promise<unknown>;
+  /** The control log's state changes since a time, oldest first (the run ledger's memory across restarts). */
+  stateChangesSince: (sinceMs: number) => LedgerEntry[];
+  /** The auto-mode sensor-loss fail-safe's reason for a device, or null (the rule runner knows). */
+  sensorLossOf: (deviceId: string) => string | null;
   logger: Logger;
 }
 
-const OPPOSITE: Partial<Record<Device['deviceType'], Device['deviceType']>> = { HEATER: 'COOLING_SYSTEM', COOLING_SYSTEM: 'HEATER' };
-
 /**
- * Safety wins over rules and people:
- * - a pump runs at most deviceSettings.pumpMaxRunSeconds in one go; then safety switches it off, and
- *   rules may not restart it for another pumpMaxRunSeconds (a pump that cannot wet the soil in that
- *   time points at a broken pipe, not at dry soil). A user may restart it, which releases the interlock;
+ * Safety wins over rules and people (server/devices/README.md, "Safety"):
+ * - locks (./locks.ts): what forbids switching a device on now, the same list on every device answer
+ *   and in every refusal (409 with the lock), for every source;
+ * - run budgets and run limits (./run-limits.ts);
  * - dry-run lockout: a fresh water level below tankLowLevelCm refuses pump starts and switches running
  *   pumps off; it releases at tankLowLevelCm + TANK_RELEASE_BAND_CM. A stale level never acts (no
  *   automatic action on stale data) but keeps an engaged lockout engaged;
- * - heater and cooling never run together: turning one on while the other runs is refused (409), for
- *   users and for rules alike: with rules, the newer request loses and the running device keeps going;
+ * - no blind heater: a heater that is on when the air temperature goes stale or faulted goes off,
+ *   except an auto-mode heater whose sensor-loss action is 'duty' (frost protection);
  * - heater cut-off above deviceSettings.heaterCutoffC (heater-cutoff.ts).
  * Every engage and release is published as `safetyEvent`.
  */
 export class SafetySupervisor implements TurnOnGuard {
-  readonly #runTimers = new Map<string, TimerHandle>();
-  readonly #cooldowns = new Map<string, TimerHandle>();
   readonly #interlocked = new Set<string>();
+  /** Devices safety is already switching off: a tick does not queue the same switch-off again. */
+  readonly #switchingOff = new Set<string>();
   #dryRunLocked = false;
   #lastLevel: { levelCm: number; readAtMs: number } | null = null;
   #offs: Array<() => void> = [];
   readonly #heaterCutoff: HeaterCutoff;
+  readonly #air = new AirTemperatureWatch();
+  readonly #limits: RunLimits;
 
   constructor(private readonly deps: SafetyDeps) {
+    const deviceSettings = () => deps.settings().deviceSettings;
     this.#heaterCutoff = new HeaterCutoff({
       clock: deps.clock,
-      deviceSettings: deps.deviceSettings,
+      deviceSettings,
       listDevices: deps.listDevices,
       isHeater: (device) => device.deviceType === 'HEATER',
       switchOff: (deviceId, kind, reason) => this.#safeOff(deviceId, kind, reason),
       emit: (kind, deviceId, active, message) => this.#emit(kind, deviceId, active, message),
     });
+    this.#limits = new RunLimits({
+      clock: deps.clock,
+      deviceSettings,
+      switchOff: (deviceId, kind, reason, then) => this.#safeOff(deviceId, kind, reason, then),
+      emit: (kind, deviceId, active, message) => this.#emit(kind, deviceId, active, message),
+    });
   }
 
   start(): void {
+    const { bus } = this.deps;
+    // A day and an hour back covers the longest run window and the switch-rate hour.
+    this.#limits.load(this.deps.stateChangesSince(this.deps.clock.now() - 25 * 3_600_000));
     this.#offs = [
-      this.deps.bus.on('sampleTaken', 'devices-safety', ({ snapshot }) => this.onSnapshot(snapshot)),
-      this.deps.bus.on('deviceChanged', 'devices-safety', ({ device }) => this.#onDeviceChanged(this.deps.asWired(device))),
-      this.deps.bus.on('deviceRemoved', 'devices-safety', ({ deviceId }) => this.#forget(deviceId)),
-      // A lowered cut-off acts at once, not at the next tick.
-      this.deps.bus.on('settingsChanged', 'devices-safety', ({ settings, previous }) => {
+      bus.on('sampleTaken', 'devices-safety', ({ snapshot }) => this.onSnapshot(snapshot)),
+      // A tick without a sample still ages the temperature: a heater must not outlive its reading.
+      bus.on('samplerTicked', 'devices-safety', () => this.#checkBlindHeaters()),
+      bus.on('sensorHealthChanged', 'devices-safety', ({ sensorType, healthy }) => {
+        if (this.#air.onSensorHealth(sensorType, healthy)) this.#checkBlindHeaters();
+      }),
+      bus.on('deviceRemoved', 'devices-safety', ({ deviceId }) => this.#forget(deviceId)),
+      bus.on('settingsChanged', 'devices-safety', ({ settings, previous }) => {
+        // A lowered cut-off acts at once, not at the next tick; so does a smaller run budget.
         if (settings.deviceSettings.heaterCutoffC !== previous.deviceSettings.heaterCutoffC) this.#heaterCutoff.check();
+        const budget = (s: Settings) => `${s.deviceSettings.pumpMaxRunSeconds}/${s.deviceSettings.pumpRunWindowMinutes}`;
+        if (budget(settings) !== budget(previous)) this.#limits.rearm(this.deps.listDevices());
       }),
     ];
   }
@@ -75,9 +99,7 @@ export class SafetySupervisor implements TurnOnGuard {
   stop(): void {
     for (const off of this.#offs) off();
     this.#offs = [];
-    for (const timer of [...this.#runTimers.values(), ...this.#cooldowns.values()]) this.deps.clock.clearTimeout(timer);
-    this.#runTimers.clear();
-    this.#cooldowns.clear();
+    this.#limits.stop();
   }
 
   get dryRunLocked(): boolean {
@@ -88,47 +110,66 @@ export class SafetySupervisor implements TurnOnGuard {
     return this.#heaterCutoff.engaged;
   }
 
-  checkTurnOn(requested: Device, source: ControlSource, devices: readonly Device[]): void {
+  /** What forbids switching the device on now, for `source` (the card shows them for a person). */
+  locksFor(requested: Device, source: ControlSource = 'user', devices?: readonly Device[]): DeviceLock[] {
     const device = this.deps.asWired(requested);
-    const allDevices = devices.map((d) => this.deps.asWired(d));
-    this.#heaterCutoff.checkTurnOn(device);
-    if (device.deviceType === 'WATER_PUMP') this.#checkPump(device, source);
-    const opposite = OPPOSITE[device.deviceType];
-    if (!opposite) return;
-    const running = allDevices.find((d) => d.deviceType === opposite && isOnStatus(d.status));
-    if (!running) return;
-    const message = `Cannot turn on ${device.deviceName} while ${running.deviceName} is running: heater and cooling never run together`;
-    if (!this.#interlocked.has(device.deviceId)) {
-      this.#interlocked.add(device.deviceId);
-      this.#emit('INTERLOCK', device.deviceId, true, message);
-    }
-    throw refusedBySafety(message);
+    const { deviceSettings, systemSettings } = this.deps.settings();
+    const nowMs = this.deps.clock.now();
+    const ledger = this.#limits.ledger;
+    return locksOf({
+      device,
+      devices: (devices ?? this.deps.listDevices()).map((d) => this.deps.asWired(d)),
+      source,
+      nowMs,
+      deviceSettings,
+      maintenanceMode: systemSettings.maintenanceMode,
+      dryRunLevelCm: this.#dryRunLocked || this.#freshLevelBelowLow() ? this.#freshLevelCm() : undefined,
+      cutoffC: this.#heaterCutoff.engaged || this.#heaterCutoff.aboveNow() ? this.#air.lastC() : undefined,
+      air: this.#air.at(nowMs),
+      sensorLoss: this.deps.sensorLossOf(device.deviceId),
+      runs: ledger.runs(device.deviceId),
+      lastOffMs: ledger.lastOffMs(device.deviceId),
+      switchOnsInHour: ledger.switchOnsInHour(device.deviceId, nowMs),
+    });
   }
 
-  #checkPump(device: Device, source: ControlSource): void {
-    const { tankLowLevelCm } = this.deps.deviceSettings();
-    const level = this.#freshLevelCm();
-    if (this.#dryRunLocked || (level !== null && level < tankLowLevelCm)) {
-      const shown = level === null ? 'unknown' : `${level.toFixed(1)} cm`;
-      throw refusedBySafety(`Water tank level is too low (${shown}, minimum ${tankLowLevelCm} cm): the pump is locked out to protect it from running dry`);
+  /** Refuses (409 with the lock) a switch-on that a lock forbids. */
+  checkTurnOn(requested: Device, source: ControlSource, devices: readonly Device[]): void {
+    const lock = this.locksFor(requested, source, devices)[0];
+    if (!lock) return;
+    if (lock.kind === 'interlock' && !this.#interlocked.has(requested.deviceId)) {
+      this.#interlocked.add(requested.deviceId);
+      this.#emit('INTERLOCK', requested.deviceId, true, `Cannot turn on ${requested.deviceName}: ${lock.text}`);
     }
-    if (this.#cooldowns.has(device.deviceId)) {
-      if (source !== 'user') {
-        throw refusedBySafety(`${device.deviceName} reached its maximum run time and rests before automation may restart it`);
-      }
-      this.#releaseCooldown(device.deviceId, `${device.deviceName} restarted by a user after its maximum run time`);
-    }
+    const message = lock.kind === 'maintenance' ? lock.text : `Cannot turn on ${requested.deviceName}: ${lock.text}`;
+    throw refusedByLock(message, lock);
   }
 
-  /** Heater cut-off and dry-run lockout from each sampling tick. */
+  /**
+   * Why a lockout alert may not be resolved yet, or null when its cause is gone: a person may not
+   * clear the record of a pump running dry while the tank is still empty.
+   */
+  lockoutCause(alertType: string, deviceId: string | null): string | null {
+    const device = deviceId ? this.deps.listDevices().find((d) => d.deviceId === deviceId) : undefined;
+    const kinds: Record<string, DeviceLock['kind']> = { DRY_RUN_LOCKOUT: 'dry_run', PUMP_MAX_RUNTIME: 'run_budget', HEATER_CUTOFF: 'cutoff' };
+    const kind = kinds[alertType];
+    if (!kind || !device) return null;
+    // Judged as the device's own limit, not as anyone's right to switch it (maintenance mode is no cause).
+    const lock = this.locksFor({ ...device, status: 'OFF' }, 'user').find((l) => l.kind === kind);
+    return lock ? lock.text : null;
+  }
+
+  /** Heater cut-off, dry-run lockout and the fresh-reading rule from each sampling tick. */
   onSnapshot(snapshot: SensorSnapshot): void {
+    this.#air.onSnapshot(snapshot);
     this.#heaterCutoff.onSnapshot(snapshot);
+    this.#checkBlindHeaters();
     const levelCm = snapshot.values.waterLevel;
     const readAt = snapshot.readAt.waterLevel;
     if (levelCm !== null && readAt !== null) this.#lastLevel = { levelCm, readAtMs: Date.parse(readAt) };
     const level = this.#freshLevelCm();
     if (level === null) return;
-    const { tankLowLevelCm } = this.deps.deviceSettings();
+    const { tankLowLevelCm } = this.deps.settings().deviceSettings;
     const pumps = this.deps.listDevices().filter((d) => d.deviceType === 'WATER_PUMP');
     if (!this.#dryRunLocked && level < tankLowLevelCm) {
       this.#dryRunLocked = true;
@@ -145,74 +186,64 @@ export class SafetySupervisor implements TurnOnGuard {
     }
   }
 
+  /** The no-blind-heater rule: a heater that is on without a fresh air temperature goes off. */
+  #checkBlindHeaters(): void {
+    const air = this.#air.at(this.deps.clock.now());
+    if (air.fresh) return;
+    for (const heater of this.deps.listDevices()) {
+      if (heater.deviceType !== 'HEATER' || !isOnStatus(heater.status)) continue;
+      // Frost protection: the rule runner drives the duty cycle of an auto-mode heater set to 'duty'.
+      if (heater.autoMode && heater.sensorLossAction === 'duty') continue;
+      this.#safeOff(heater.deviceId, 'SENSOR_LOSS', `Air temperature unknown (${air.why}): heater switched off, a heater never runs blind`);
+    }
+  }
+
   #freshLevelCm(): number | null {
     if (!this.#lastLevel || this.deps.clock.now() - this.#lastLevel.readAtMs > STALE_AFTER_MS) return null;
     return this.#lastLevel.levelCm;
   }
 
-  #onDeviceChanged(device: Device): void {
-    const on = isOnStatus(device.status);
-    if (device.deviceType === 'WATER_PUMP') {
-      if (on && !this.#runTimers.has(device.deviceId)) this.#startRunTimer(device);
-      if (!on) this.#clearRunTimer(device.deviceId);
-    }
-    if (!on && OPPOSITE[device.deviceType]) this.#releaseInterlocks();
+  #freshLevelBelowLow(): boolean {
+    const level = this.#freshLevelCm();
+    return level !== null && level < this.deps.settings().deviceSettings.tankLowLevelCm;
   }
 
-  #startRunTimer(pump: Device): void {
-    const maxSeconds = this.deps.deviceSettings().pumpMaxRunSeconds;
-    const timer = this.deps.clock.setTimeout(() => {
-      this.#runTimers.delete(pump.deviceId);
-      const message = `${pump.deviceName} ran for its maximum of ${maxSeconds} s and was switched off`;
-      this.#safeOff(pump.deviceId, 'PUMP_MAX_RUNTIME', message, () => {
-        this.#emit('PUMP_MAX_RUNTIME', pump.deviceId, true, message);
-        const rest = this.deps.clock.setTimeout(
-          () => this.#releaseCooldown(pump.deviceId, `${pump.deviceName} rested ${maxSeconds} s: automation may run it again`),
-          maxSeconds * 1000,
-        );
-        this.#cooldowns.set(pump.deviceId, rest);
-      });
-    }, maxSeconds * 1000);
-    this.#runTimers.set(pump.deviceId, timer);
-  }
-
-  #clearRunTimer(deviceId: string): void {
-    const timer = this.#runTimers.get(deviceId);
-    if (timer) this.deps.clock.clearTimeout(timer);
-    this.#runTimers.delete(deviceId);
-  }
-
-  #releaseCooldown(deviceId: string, message: string): void {
-    const timer = this.#cooldowns.get(deviceId);
-    if (!timer) return;
-    this.deps.clock.clearTimeout(timer);
-    this.#cooldowns.delete(deviceId);
-    this.#emit('PUMP_MAX_RUNTIME', deviceId, false, message);
+  /** Every switch the control path writes, whoever asked: the run ledger, run limits and interlocks follow it. */
+  recordSwitch(switched: Device, source: ControlSource): void {
+    const device = this.deps.asWired(switched);
+    this.#limits.onDeviceChanged(device, source);
+    if (!isOnStatus(device.status) && (device.deviceType === 'HEATER' || device.deviceType === 'COOLING_SYSTEM')) this.#releaseInterlocks();
   }
 
   #releaseInterlocks(): void {
     const devices = this.deps.listDevices();
+    const opposite: Partial<Record<Device['deviceType'], Device['deviceType']>> = { HEATER: 'COOLING_SYSTEM', COOLING_SYSTEM: 'HEATER' };
     for (const deviceId of [...this.#interlocked]) {
       const device = devices.find((d) => d.deviceId === deviceId);
-      const opposite = device ? OPPOSITE[device.deviceType] : undefined;
-      if (device && opposite && devices.some((d) => d.deviceType === opposite && isOnStatus(d.status))) continue;
+      const other = device ? opposite[device.deviceType] : undefined;
+      if (device && other && devices.some((d) => d.deviceType === other && isOnStatus(d.status))) continue;
       this.#interlocked.delete(deviceId);
       this.#emit('INTERLOCK', deviceId, false, `${device?.deviceName ?? deviceId} may run again: the opposite climate device is off`);
     }
   }
 
   #forget(deviceId: string): void {
-    this.#clearRunTimer(deviceId);
-    const rest = this.#cooldowns.get(deviceId);
-    if (rest) this.deps.clock.clearTimeout(rest);
-    this.#cooldowns.delete(deviceId);
+    this.#limits.forget(deviceId);
     this.#interlocked.delete(deviceId);
   }
 
   #safeOff(deviceId: string, kind: SafetyKind, reason: string, then?: () => void): void {
+    if (this.#switchingOff.has(deviceId)) return;
+    this.#switchingOff.add(deviceId);
     this.deps.switchOff(deviceId, kind, reason).then(
-      () => then?.(),
-      (err) => this.deps.logger.error({ err, deviceId, kind }, 'safety could not switch a device off'),
+      () => {
+        this.#switchingOff.delete(deviceId);
+        then?.();
+      },
+      (err) => {
+        this.#switchingOff.delete(deviceId);
+        this.deps.logger.error({ err, deviceId, kind }, 'safety could not switch a device off');
+      },
     );
   }
 

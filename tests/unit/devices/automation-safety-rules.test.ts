@@ -50,11 +50,17 @@ describe('sensor-loss fail-safe', () => {
   });
 
   it("'hold' keeps the state on a fault or stale data", () => {
+    const held = device('FAN', { humidityHigh: 80 }, { isOn: true, sinceMs: T0 - 1000, sensorLossAction: 'hold' });
+    const faulted = evaluateRules({ device: held, snapshot: snapshotOf({ humidity: 90 }, T0), deviceSettings: settings, nowMs: T0, faultedFields: new Set<SensorField>(['humidity']) });
+    expect(faulted).toMatchObject({ desired: 'hold', source: 'rule' });
+    const stale = evaluateRules({ device: held, snapshot: snapshotOf({ humidity: 90 }, T0), deviceSettings: settings, nowMs: T0 + STALE_AFTER_MS + 1 });
+    expect(stale.desired).toBe('hold');
+  });
+
+  it("a heater's 'hold' is 'off': a heater never runs blind", () => {
     const held = { ...heaterOn, sensorLossAction: 'hold' as const };
     const faulted = evaluateRules({ device: held, snapshot: snapshotOf({ temperature: 10 }, T0), deviceSettings: settings, nowMs: T0, faultedFields: new Set<SensorField>(['temperature']) });
-    expect(faulted).toMatchObject({ desired: 'hold', source: 'rule' });
-    const stale = evaluateRules({ device: held, snapshot: snapshotOf({ temperature: 10 }, T0), deviceSettings: settings, nowMs: T0 + STALE_AFTER_MS + 1 });
-    expect(stale.desired).toBe('hold');
+    expect(faulted).toMatchObject({ desired: 'off', source: 'safety', ruleName: 'sensorLoss' });
   });
 
   it('a fault of a sensor the rules do not read changes nothing', () => {

@@ -20,7 +20,7 @@ const dht = (minute: number, temperatureC: number): RecordedReading => ({
 
 function replay(temperatures: number[], extra: Partial<Parameters<typeof replayRules>[0]> = {}) {
   return replayRules({
-    device: { deviceType: 'HEATER', powerW: 800, sensorLossAction: 'off' },
+    device: { deviceType: 'HEATER', powerW: 800, sensorLossAction: 'off', sensorLossDutyPct: null },
     rules: { ...EMPTY_RULES, temperatureLow: 15 },
     deviceSettings: settings,
     site: null,

@@ -69,18 +69,19 @@ describe('pump maximum run time', () => {
     expect(log).toMatchObject({ source: 'safety', actor: 'PUMP_MAX_RUNTIME', previous_status: 'ON', new_status: 'OFF' });
   });
 
-  it('rules may not restart it during the rest period; a user may, which releases the interlock', async () => {
-    gw.settings.updateDevices({ pumpMaxRunSeconds: 60 });
+  it('a spent run budget refuses rules and users alike until the window has slid past it', async () => {
+    gw.settings.updateDevices({ pumpMaxRunSeconds: 60, pumpRunWindowMinutes: 10, minOffSeconds: 0 });
     await gw.control.control({ deviceId: 'pump-1', action: 'turn_on', ...user });
     clock.advance(60_000);
     await settle();
-    const err = await refusal(gw.control.control({ deviceId: 'pump-1', action: 'turn_on', source: 'rule', actor: 'soilMoistureLow' }));
-    expect(err.statusCode).toBe(409);
+    const byRule = await refusal(gw.control.control({ deviceId: 'pump-1', action: 'turn_on', source: 'rule', actor: 'soilMoistureLow' }));
+    expect(byRule.statusCode).toBe(409);
+    const byUser = await refusal(gw.control.control({ deviceId: 'pump-1', action: 'turn_on', ...user }));
+    expect(byUser.lock).toMatchObject({ kind: 'run_budget', until: new Date(clock.now() - 60_000 + 10 * 60_000 + 1_000).toISOString() });
+    clock.advance(10 * 60_000);
     await gw.control.control({ deviceId: 'pump-1', action: 'turn_on', ...user });
-    expect(safetyEvents.map((e) => [e.kind, e.active])).toEqual([
-      ['PUMP_MAX_RUNTIME', true],
-      ['PUMP_MAX_RUNTIME', false],
-    ]);
+    expect(status('pump-1')).toBe('ON');
+    expect(safetyEvents.map((e) => [e.kind, e.active])).toEqual([['PUMP_MAX_RUNTIME', true]]);
   });
 
   it('a pump switched off in time leaves no timer behind', async () => {
@@ -99,13 +100,15 @@ describe('dry-run lockout', () => {
     gw.bus.emit('sampleTaken', { greenhouseId: 'greenhouse-001', readings: [], snapshot: snapshotOf({ waterLevel: 5 }, clock.now()) });
     const err = await refusal(gw.control.control({ deviceId: 'pump-1', action: 'turn_on', ...user }));
     expect(err.statusCode).toBe(409);
-    expect(err.message).toMatch(/^Water tank level is too low/);
+    expect(err.message).toMatch(/Tank low \(5\.0 cm, minimum 10 cm\)/);
+    expect(err.lock).toMatchObject({ kind: 'dry_run' });
     expect(status('pump-1')).toBe('OFF');
     expect(outputs.get('relay-1')!.calls).toEqual([]);
     expect(safetyEvents).toMatchObject([{ kind: 'DRY_RUN_LOCKOUT', deviceId: 'pump-1', active: true }]);
   });
 
   it('switches a running pump off when the level falls, and releases above low + band', async () => {
+    gw.settings.updateDevices({ minOffSeconds: 0 });
     gw.bus.emit('sampleTaken', { greenhouseId: 'greenhouse-001', readings: [], snapshot: snapshotOf({ waterLevel: 50 }, clock.now()) });
     await gw.control.control({ deviceId: 'pump-1', action: 'turn_on', ...user });
     gw.bus.emit('sampleTaken', { greenhouseId: 'greenhouse-001', readings: [], snapshot: snapshotOf({ waterLevel: 9 }, clock.now()) });
@@ -134,6 +137,11 @@ describe('dry-run lockout', () => {
 });
 
 describe('heater / cooling interlock', () => {
+  // A heater needs a fresh air temperature to be switched on at all.
+  beforeEach(() => {
+    gw.bus.emit('sampleTaken', { greenhouseId: 'greenhouse-001', readings: [], snapshot: snapshotOf({ temperature: 15 }, clock.now()) });
+  });
+
   it('refuses the heater while the cooling runs (and the reverse), then releases', async () => {
     await gw.control.control({ deviceId: 'cooling-1', action: 'on', ...user });
     const err = await refusal(gw.control.control({ deviceId: 'heater-1', action: 'on', ...user }));

@@ -30,7 +30,7 @@ const account = { id: 1, username: 'u', role: 'operator', tokenVersion: 0 } as U
 
 function makeHub() {
   return new RealtimeHub({
-    verifyToken: (token) => (token === 'good' ? { account, expiresAtMs: Date.now() + 60_000 } : null),
+    verifyToken: (token) => (token === 'good' ? { account, expiresAtMs: Date.now() + 60_000, tokenId: 't1' } : null),
     reloadAccount: (a) => a,
     toPublicUser: () => ({ username: 'u' }) as never,
     resolveGreenhouse: (id) => (id === 'gh' ? 'gh' : null),
@@ -74,7 +74,7 @@ describe('RealtimeHub', () => {
   it('caps sockets per account (4429) and in all (1013), and frees a place when one closes', () => {
     let current: UserRow | null = account;
     const hub = new RealtimeHub({
-      verifyToken: (token) => (token === 'good' ? { account, expiresAtMs: Date.now() + 60_000 } : token === 'other' ? { account: { ...account, id: 2 }, expiresAtMs: Date.now() + 60_000 } : null),
+      verifyToken: (token) => (token === 'good' ? { account, expiresAtMs: Date.now() + 60_000, tokenId: 't1' } : token === 'other' ? { account: { ...account, id: 2 }, expiresAtMs: Date.now() + 60_000, tokenId: 't2' } : null),
       reloadAccount: () => current,
       toPublicUser: () => ({ username: 'u' }) as never,
       resolveGreenhouse: (id) => id,

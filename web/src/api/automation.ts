@@ -28,11 +28,11 @@ export function useLightIntegral(days: number) {
   });
 }
 
-/** 'simulator' or 'raspberry-pi', from the public health answer. */
+/** 'simulator' or 'raspberry-pi', from the health answer (its details need the token). */
 export function useHardwareMode(): 'simulator' | 'raspberry-pi' | null {
   const query = useQuery({
     queryKey: automationKeys.health,
-    queryFn: ({ signal }) => api.get<{ hardwareMode: 'simulator' | 'raspberry-pi' }>('/api/health', { signal, anonymous: true }),
+    queryFn: ({ signal }) => api.get<{ hardwareMode: 'simulator' | 'raspberry-pi' }>('/api/health', { signal }),
     staleTime: Infinity,
   });
   return query.data?.hardwareMode ?? null;

@@ -57,7 +57,7 @@ export function useDeviceCommands() {
   const add = useMutation({ mutationFn: (body: NewDevice) => api.request<Device>('POST', '/api/devices', body), onSettled });
   const remove = useMutation({ mutationFn: (deviceId: string) => api.request<unknown>('DELETE', device(deviceId)), onSettled });
   const automation = useMutation({
-    mutationFn: ({ deviceId, ...body }: { deviceId: string; automationRules: AutomationRules; autoMode: boolean } & Pick<Partial<Device>, 'sensorLossAction'>) =>
+    mutationFn: ({ deviceId, ...body }: { deviceId: string; automationRules: AutomationRules; autoMode: boolean } & Pick<Partial<Device>, 'sensorLossAction' | 'sensorLossDutyPct'>) =>
       api.request<Device>('POST', `${device(deviceId)}/automation`, body),
     onSettled,
   });
@@ -73,7 +73,7 @@ export function useDeviceCommands() {
     control: (deviceId: string, action: ControlAction) => control.mutateAsync({ deviceId, action }),
     add: (body: NewDevice) => add.mutateAsync(body),
     remove: (deviceId: string) => remove.mutateAsync(deviceId),
-    saveAutomation: (deviceId: string, automationRules: AutomationRules, autoMode: boolean, extra: Pick<Partial<Device>, 'sensorLossAction'> = {}) =>
+    saveAutomation: (deviceId: string, automationRules: AutomationRules, autoMode: boolean, extra: Pick<Partial<Device>, 'sensorLossAction' | 'sensorLossDutyPct'> = {}) =>
       automation.mutateAsync({ deviceId, automationRules, autoMode, ...extra }),
     turnOffAll: () => quick.mutateAsync('turn-off-all'),
     enableAuto: () => quick.mutateAsync('enable-auto'),

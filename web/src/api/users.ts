@@ -7,11 +7,13 @@ import { api } from './client.ts';
 
 export const usersKey = ['users'] as const;
 
-export function useUsers(enabled: boolean) {
+/** `refetchIntervalMs`: the header polls, so an admin sees a new access request without reloading. */
+export function useUsers(enabled: boolean, refetchIntervalMs?: number) {
   return useQuery({
     queryKey: usersKey,
     queryFn: ({ signal }) => api.get<PublicUser[]>('/api/users', { signal }),
     enabled,
+    refetchInterval: refetchIntervalMs,
   });
 }
 

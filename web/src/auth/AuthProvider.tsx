@@ -16,6 +16,8 @@ export interface RegisterInput {
   email: string;
   password: string;
   role: Role;
+  /** The first run's one-time code (only while the gateway has no account). */
+  setupCode?: string;
 }
 
 export interface AuthContextValue {
@@ -130,9 +132,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const session = sessionFrom(envelope);
         startSession(session);
         toast.success(`Welcome, ${session.user.username}!`);
-        // Registration by approval (design.md): the account looks around as a viewer until an admin grants it.
-        const asked = session.user.requestedRole;
-        if (asked && asked !== session.user.role) toast.info(`An admin must grant the ${asked} role; until then you have read-only access.`);
+        // A pending account waits on its own screen (PendingScreen), which says so.
         return true;
       } catch (err) {
         toast.error(errorMessage(err, 'Registration failed'));
@@ -143,6 +143,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const logout = useCallback(() => {
+    // The gateway revokes the token, so a copy left behind (another tab, a log) is worth nothing;
+    // the local session goes at once whether or not the gateway answers.
+    if (getToken()) void api.request('POST', '/api/auth/logout').catch(() => {});
     dropSession();
     toast.success('Logged out successfully');
   }, [dropSession]);

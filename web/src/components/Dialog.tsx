@@ -6,7 +6,20 @@ import { X } from 'lucide-react';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
-export function Dialog({ id, title, onClose, children }: { id: string; title: string; onClose: () => void; children: ReactNode }) {
+interface DialogProps {
+  id: string;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  /** 'alertdialog' for a question that interrupts (a confirmation); 'dialog' otherwise. */
+  role?: 'dialog' | 'alertdialog';
+  /** The id of the text that describes the dialog (a confirmation's question). */
+  describedBy?: string;
+  /** A wider dialog (a table such as the control log). */
+  wide?: boolean;
+}
+
+export function Dialog({ id, title, onClose, children, role = 'dialog', describedBy, wide = false }: DialogProps) {
   const titleId = `${id}-title`;
   const dialogRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
@@ -18,7 +31,16 @@ export function Dialog({ id, title, onClose, children }: { id: string; title: st
     // The first field, else the first control (the close button), takes focus.
     const first = dialog.querySelector<HTMLElement>('input:not([disabled]), select:not([disabled]), textarea:not([disabled])') ?? focusables(dialog)[0];
     (first ?? dialog).focus();
+    // Escape also closes the dialog when focus has left it (a button inside was disabled while it had
+    // focus, e.g. Preview while it runs, and focus fell back to the page): only the topmost dialog.
+    const onDocumentKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape' || dialog.contains(document.activeElement)) return;
+      const dialogs = document.querySelectorAll('[aria-modal="true"]');
+      if (dialogs[dialogs.length - 1] === dialog) onCloseRef.current();
+    };
+    document.addEventListener('keydown', onDocumentKey);
     return () => {
+      document.removeEventListener('keydown', onDocumentKey);
       // Back to the button that opened the dialog, if it is still on the page.
       if (opener?.isConnected) opener.focus();
     };
@@ -47,7 +69,16 @@ export function Dialog({ id, title, onClose, children }: { id: string; title: st
 
   return (
     <div className="dialog-backdrop" role="presentation" onClick={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={dialogRef} tabIndex={-1} onKeyDown={onKeyDown}>
+      <div
+        className={`dialog${wide ? ' dialog-wide' : ''}`}
+        role={role}
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={describedBy}
+        ref={dialogRef}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+      >
         <div className="dialog-header">
           <h2 id={titleId}>{title}</h2>
           <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>

@@ -26,7 +26,9 @@ export interface RealtimeContextValue {
 const RealtimeContext = createContext<RealtimeContextValue | null>(null);
 
 export function RealtimeProvider({ children }: { children: ReactNode }) {
-  const { token } = useAuth();
+  const { token: sessionToken, user } = useAuth();
+  // A pending account gets no live stream (the gateway closes it with 4403): open none until granted.
+  const token = user?.pending ? null : sessionToken;
   const greenhouseId = useGreenhouseId();
   const queryClient = useQueryClient();
   const [connected, setConnected] = useState(false);

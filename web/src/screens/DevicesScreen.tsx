@@ -12,15 +12,19 @@ import { useMaintenanceMode } from '../api/settings.ts';
 import { StaleNote, UnreachableNotice } from '../components/DataState.tsx';
 import { formatClock, MISSING } from '../format.ts';
 import { MAINTENANCE_REASON } from '../shell/StatusNotices.tsx';
-import { useCanModify } from '../auth/permissions.ts';
+import { roleReason, useCanModify } from '../auth/permissions.ts';
+import { useAuth } from '../auth/AuthProvider.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { toast } from '../components/toast/index.ts';
+import { useConfirm } from '../components/confirm/ConfirmProvider.tsx';
 import { useRealtime } from '../realtime/RealtimeProvider.tsx';
 import { AddDeviceDialog } from './devices/AddDeviceDialog.tsx';
 import { AutomationDialog } from './devices/AutomationDialog.tsx';
+import { ControlLogDialog } from './devices/ControlLogDialog.tsx';
 import { DeviceCard } from './devices/DeviceCard.tsx';
 import { controlActionFor, GROUPS, isActive } from './devices/device-ui.ts';
 import { QuickActions } from './devices/QuickActions.tsx';
+import { LostSensorsNotice } from './devices/LostSensorsNotice.tsx';
 import './devices/devices.css';
 
 export function DevicesScreen() {
@@ -33,10 +37,13 @@ export function DevicesScreen() {
   const controlBlocked = unreachableSinceMs !== null ? `Gateway unreachable since ${formatClock(unreachableSinceMs)}: controls are unavailable.` : null;
   const switchOnBlocked = maintenance ? MAINTENANCE_REASON : null;
   const canModify = useCanModify();
+  const viewerReason = roleReason(useAuth().user, 'operator');
   const { connected, subscribe } = useRealtime();
   const commands = useDeviceCommands();
+  const confirm = useConfirm();
   const [adding, setAdding] = useState(false);
   const [automationFor, setAutomationFor] = useState<Device | null>(null);
+  const [logFor, setLogFor] = useState<Device | null>(null);
   const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(new Set());
   // Devices this browser added or removed: their deviceAdded/deviceRemoved echo is not news to this user.
   const knownIds = useRef(new Set<string>());
@@ -78,7 +85,8 @@ export function DevicesScreen() {
   }
 
   async function remove(device: Device) {
-    if (!window.confirm(`Remove ${device.deviceName}? It is switched off and no longer shown or controlled.`)) return;
+    const message = `Remove ${device.deviceName}? It is switched off and no longer shown or controlled.`;
+    if (!(await confirm({ title: 'Remove device', message, confirmLabel: 'Remove', danger: true }))) return;
     ownRemovals.current.add(device.deviceId);
     try {
       await commands.remove(device.deviceId);
@@ -112,6 +120,13 @@ export function DevicesScreen() {
         <SummaryCard label="Power Usage (W)" value={known ? Math.round(powerW * 10) / 10 : MISSING} icon={Zap} />
       </div>
       <StaleNote query={devicesQuery} />
+      <LostSensorsNotice />
+      {viewerReason && (
+        <p className="notice notice-warn" data-testid="viewer-note">
+          {viewerReason} Switching devices, automation and adding devices need an operator or admin, so those controls are not shown; each
+          device's control log is open to read.
+        </p>
+      )}
       {/* Before the device list: on a phone the emergency stop must not be three screens down. */}
       {canModify && known && devices.length > 0 && <QuickActions blocked={controlBlocked} />}
 
@@ -155,6 +170,7 @@ export function DevicesScreen() {
                     controlBlocked={controlBlocked}
                     onControl={control}
                     onAutomation={setAutomationFor}
+                    onLog={setLogFor}
                     onRemove={(d) => void remove(d)}
                   />
                 ))}
@@ -167,6 +183,7 @@ export function DevicesScreen() {
 
       {adding && <AddDeviceDialog onAdding={(deviceId) => ownAdds.current.add(deviceId)} onClose={() => setAdding(false)} />}
       {automationFor && <AutomationDialog device={automationFor} onClose={() => setAutomationFor(null)} />}
+      {logFor && <ControlLogDialog device={logFor} onClose={() => setLogFor(null)} />}
     </div>
   );
 }

@@ -9,6 +9,8 @@ import { Spinner } from '../components/Spinner.tsx';
 
 interface DemoHint {
   enabled: boolean;
+  /** First run: no account yet; the first sign-up needs the setup code and becomes the administrator. */
+  setupRequired?: boolean;
   username?: string;
   password?: string;
 }
@@ -36,6 +38,8 @@ export function LoginScreen() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<Role>('operator');
+  const [setupCode, setSetupCode] = useState('');
+  const firstRun = demo?.setupRequired === true;
   const [showPassword, setShowPassword] = useState(false);
   const [busy, setBusy] = useState(false);
   const signingUp = mode === 'signUp';
@@ -45,7 +49,7 @@ export function LoginScreen() {
     setBusy(true);
     try {
       // On success the route guard moves us to /dashboard.
-      if (signingUp) await register({ username, email, password, role });
+      if (signingUp) await register({ username, email, password, role, ...(firstRun ? { setupCode: setupCode.trim() } : {}) });
       else await login(username, password);
     } finally {
       setBusy(false);
@@ -62,6 +66,12 @@ export function LoginScreen() {
           <h1>Greenhouse Dashboard</h1>
           <p className="muted">{signingUp ? 'Create your account' : 'Sign in to your account'}</p>
         </div>
+
+        {firstRun && (
+          <p className="first-run-note" data-testid="first-run-note">
+            This gateway has no administrator yet. Sign up with the setup code to become its administrator.
+          </p>
+        )}
 
         <form className="form" onSubmit={onSubmit}>
           <label className="field">
@@ -81,6 +91,8 @@ export function LoginScreen() {
             <span className="input-with-button">
               <input
                 name="password"
+                minLength={signingUp ? 10 : undefined}
+                aria-describedby={signingUp ? 'password-hint' : undefined}
                 type={showPassword ? 'text' : 'password'}
                 autoComplete={signingUp ? 'new-password' : 'current-password'}
                 required
@@ -97,8 +109,33 @@ export function LoginScreen() {
               </button>
             </span>
           </label>
-
+          {/* Outside the label, so the field's name stays "Password". */}
           {signingUp && (
+            <span className="field-hint" id="password-hint">
+              At least 10 characters, not your username, not a common password.
+            </span>
+          )}
+
+          {signingUp && firstRun && (
+            <label className="field">
+              <span>Setup code</span>
+              <input
+                name="setupCode"
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                required
+                value={setupCode}
+                onChange={(e) => setSetupCode(e.target.value)}
+                aria-describedby="setup-code-hint"
+              />
+              <span className="field-hint" id="setup-code-hint">
+                In the file setup-code in the gateway's data directory, and printed in its log (journalctl -u greenhouse-gateway).
+              </span>
+            </label>
+          )}
+
+          {signingUp && !firstRun && (
             <label className="field">
               <span>Role</span>
               <select name="role" value={role} onChange={(e) => setRole(e.target.value as Role)} aria-describedby="role-hint">

@@ -3,10 +3,9 @@
 import { useState } from 'react';
 import { Calendar, RefreshCw } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { queryKeys, readingsBySensor, useLatestReadings } from '../api/queries.ts';
+import { queryKeys, useLatestReadings } from '../api/queries.ts';
 import { useSensorHistory, type SensorFilter } from '../api/sensors.ts';
 import { UnreachableNotice } from '../components/DataState.tsx';
-import { useNow } from '../components/useNow.ts';
 import { useRealtime } from '../realtime/RealtimeProvider.tsx';
 import { ClimateMetrics } from './sensors/ClimateMetrics.tsx';
 import { EnvironmentalTrends } from './sensors/EnvironmentalTrends.tsx';
@@ -32,7 +31,6 @@ export function SensorsScreen() {
   const [hours, setHours] = useState<number>(24);
   const [filter, setFilter] = useState<SensorFilter>('all');
   const history = useSensorHistory(hours, filter);
-  const nowMs = useNow();
 
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: queryKeys.latestReadings });
@@ -106,7 +104,7 @@ export function SensorsScreen() {
         </div>
       </section>
 
-      <SensorDetailCards bySensor={readingsBySensor(latest.data)} nowMs={nowMs} />
+      <SensorDetailCards />
       <SensorInstances />
     </div>
   );

@@ -33,7 +33,8 @@ type TabId = (typeof TABS)[number]['id'];
 const ADMIN_TABS: readonly TabId[] = ['users'];
 
 export function SettingsScreen() {
-  const [tab, setTab] = useState<TabId>('profile');
+  // ?tab=users: the header's access-request badge opens the Users tab directly.
+  const [tab, setTab] = useState<TabId>(() => (TABS.some((t) => t.id === new URLSearchParams(window.location.search).get('tab')) ? (new URLSearchParams(window.location.search).get('tab') as TabId) : 'profile'));
   const { user } = useAuth();
   const { isError } = useSettings(settingsGreenhouseId(user), { live: false });
   // The Simulator tab exists only for admins of a gateway running the simulator (its API is 404 elsewhere).

@@ -1,7 +1,8 @@
 // Top bar (spec section 2): title, connection indicator, urgent-alert bell, user, logout.
 import { Link } from 'react-router';
-import { Bell, LogOut, Menu, Wifi, WifiOff } from 'lucide-react';
+import { Bell, LogOut, Menu, UserPlus, Wifi, WifiOff } from 'lucide-react';
 import { countUrgentAlerts, useActiveAlerts } from '../api/queries.ts';
+import { useUsers } from '../api/users.ts';
 import { useAuth } from '../auth/AuthProvider.tsx';
 import { useRealtime } from '../realtime/RealtimeProvider.tsx';
 
@@ -9,6 +10,9 @@ export function Header({ onMenu, menuOpen }: { onMenu: () => void; menuOpen: boo
   const { user, logout } = useAuth();
   const { connected } = useRealtime();
   const urgent = countUrgentAlerts(useActiveAlerts().data);
+  // Beside the bell, for admins: accounts waiting for a role (someone is standing in the greenhouse
+  // waiting to be let in). Polled, as only admins may list accounts.
+  const waiting = (useUsers(user?.role === 'admin', 15_000).data ?? []).filter((u) => u.pending).length;
 
   return (
     <header className="header">
@@ -40,6 +44,18 @@ export function Header({ onMenu, menuOpen }: { onMenu: () => void; menuOpen: boo
           <Bell size={20} aria-hidden />
           {urgent > 0 && <span className="bell-count">{urgent}</span>}
         </Link>
+        {waiting > 0 && (
+          <Link
+            to="/dashboard/settings?tab=users"
+            className="icon-button bell"
+            aria-label={`${waiting} access ${waiting === 1 ? 'request' : 'requests'} waiting`}
+            title={`${waiting} access ${waiting === 1 ? 'request' : 'requests'} waiting`}
+            data-testid="access-requests"
+          >
+            <UserPlus size={20} aria-hidden />
+            <span className="bell-count">{waiting}</span>
+          </Link>
+        )}
         {user && (
           <span className="header-user">
             <span className="header-username">{user.username}</span>

@@ -6,7 +6,9 @@ import { errorMessage } from '../../api/client.ts';
 import { useCanModify } from '../../auth/permissions.ts';
 import { StaleNote, UnreachableNotice } from '../../components/DataState.tsx';
 import { toast } from '../../components/toast/index.ts';
+import { useConfirm } from '../../components/confirm/ConfirmProvider.tsx';
 import { formatAlertType, formatTimestamp } from '../../format.ts';
+import { useThingName } from '../../names-hook.ts';
 import { SeverityBadge } from './SeverityBadge.tsx';
 
 export interface HistoryFilters {
@@ -18,10 +20,12 @@ export function AlertHistory({ filters, onChange }: { filters: HistoryFilters; o
   const history = useAlertHistory(filters.status, filters.severity);
   const canModify = useCanModify();
   const actions = useAlertActions();
+  const thingName = useThingName();
+  const confirm = useConfirm();
   const alerts = history.data ?? [];
 
   async function remove(id: string) {
-    if (!window.confirm('Are you sure you want to delete this alert?')) return;
+    if (!(await confirm({ title: 'Delete alert', message: 'Are you sure you want to delete this alert?', confirmLabel: 'Delete', danger: true }))) return;
     try {
       await actions.remove(id);
       toast.success('Alert deleted successfully');
@@ -78,7 +82,7 @@ export function AlertHistory({ filters, onChange }: { filters: HistoryFilters; o
                   </div>
                   <p className="alert-message">{alert.message}</p>
                   <p className="muted alert-meta">
-                    {alert.deviceId && <span>Device: {alert.deviceId}</span>}
+                    {alert.deviceId && <span title={alert.deviceId}>{thingName(alert.deviceId)}</span>}
                     <span>Created: {formatTimestamp(alert.createdAt)}</span>
                     {alert.resolvedAt && <span>Resolved: {formatTimestamp(alert.resolvedAt)}</span>}
                   </p>

@@ -1,77 +1,63 @@
-// Automation Settings dialog (spec section 5, "Automation rules"; design.md, Climate metrics,
-// automation and the simulator): auto mode, the rule fields of the device's type, a schedule window,
-// what to do when a sensor is lost, each rule stated plainly ("ON at X, OFF at Y"), and a preview of
-// what the rules would have done over the recorded history. Empty means disabled and is sent as null.
+// Automation Settings dialog (spec section 5, "Automation rules"; README "What it does"): auto mode,
+// the rules of the device's type as bands ("Heat below 18 °C, stop at 20 °C") in the chosen
+// temperature unit, a schedule in clock times and sun events with today's times, what to do when a
+// sensor is lost (off, hold, or a duty share of each 10-minute cycle), each rule stated plainly, and a
+// preview of what the rules would have done over the recorded history. Empty means disabled (null).
 import { useState, type FormEvent } from 'react';
 import type { AutomationRules, Device, SensorLossAction } from '../../../../server/contract/device.ts';
 import { errorMessage } from '../../api/client.ts';
 import { useDeviceCommands } from '../../api/devices.ts';
 import { useGreenhouseSettings } from '../../api/settings.ts';
 import { toast } from '../../components/toast/index.ts';
-import { RULE_LABELS, ruleFieldsFor, type RuleField } from './device-ui.ts';
+import { useNow } from '../../components/useNow.ts';
+import { formFromSchedule, scheduleFromForm, type ScheduleForm } from '../../schedule/schedule-form.ts';
+import { todayWindow } from '../../schedule/sun-times.ts';
+import { useTemperatureUnit } from '../../units.ts';
+import { RULE_LABELS, ruleFieldsFor } from './device-ui.ts';
 import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 import { PreviewPanel } from './automation/PreviewPanel.tsx';
-import { isScheduleTime, ruleStatements, scheduleStatement } from './automation/rule-text.ts';
+import { ScheduleEditor } from './automation/ScheduleEditor.tsx';
+import { ruleLabel, rulesFromTexts, textsFromRules, type RuleTexts } from './automation/rule-form.ts';
+import { RULE_SHAPES, ruleStatements, ruleVerb, scheduleStatement } from './automation/rule-text.ts';
 import './automation/automation.css';
 
-type Texts = Record<RuleField, string>;
-
-const toTexts = (rules: AutomationRules): Texts =>
-  Object.fromEntries(Object.keys(RULE_LABELS).map((k) => [k, rules[k as RuleField] === null ? '' : String(rules[k as RuleField])])) as Texts;
-
-interface ScheduleForm {
-  on: boolean;
-  from: string;
-  to: string;
-}
-
-/** The rules as the form says them, or the first problem as a sentence. */
-function rulesFrom(device: Device, fields: readonly RuleField[], texts: Texts, schedule: ScheduleForm): AutomationRules | string {
-  const rules = { ...device.automationRules };
-  for (const field of fields) {
-    const text = texts[field].trim();
-    const value = text === '' ? null : Number(text);
-    if (value !== null && !Number.isFinite(value)) return `${RULE_LABELS[field]} must be a number`;
-    rules[field] = value;
-  }
-  if (schedule.on) {
-    for (const [name, text] of [['From', schedule.from], ['To', schedule.to]] as const) {
-      if (!isScheduleTime(text.trim())) return `${name} must be HH:MM, sunrise or sunset (e.g. sunrise+30)`;
-    }
-    rules.schedule = { from: schedule.from.trim(), to: schedule.to.trim() };
-  } else {
-    rules.schedule = null;
-  }
-  return rules;
-}
+/** The 10-minute cycle of sensor-loss duty (server/contract/device.ts SENSOR_LOSS_DUTY_CYCLE_MS). */
+const DUTY_CYCLE_MIN = 10;
 
 export function AutomationDialog({ device, onClose }: { device: Device; onClose(): void }) {
+  const unit = useTemperatureUnit();
   const [autoMode, setAutoMode] = useState(device.autoMode);
-  const [texts, setTexts] = useState<Texts>(() => toTexts(device.automationRules));
-  const [schedule, setSchedule] = useState<ScheduleForm>(() => ({
-    on: device.automationRules.schedule !== null,
-    from: device.automationRules.schedule?.from ?? '06:00',
-    to: device.automationRules.schedule?.to ?? '20:00',
-  }));
+  const [texts, setTexts] = useState<RuleTexts>(() => textsFromRules(device.automationRules, unit));
+  const [scheduleForm, setScheduleForm] = useState<ScheduleForm>(() => formFromSchedule(device.automationRules.schedule));
   const [lossAction, setLossAction] = useState<SensorLossAction>(device.sensorLossAction);
+  const [dutyText, setDutyText] = useState(device.sensorLossDutyPct === null ? '30' : String(device.sensorLossDutyPct));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const commands = useDeviceCommands();
+  const settings = useGreenhouseSettings().data;
   // The deadbands come with the settings; until they load, the statements wait.
-  const deadband = useGreenhouseSettings().data?.deviceSettings.deadband ?? null;
+  const deadband = settings?.deviceSettings.deadband ?? null;
+  const site = settings ? settings.systemSettings.site : undefined;
+  const nowMs = useNow(60_000);
   const fields = ruleFieldsFor(device.deviceType);
-  const rules = rulesFrom(device, fields, texts, schedule);
+
+  const schedule = scheduleFromForm(scheduleForm);
+  const bands = rulesFromTexts(device, fields, texts, unit, RULE_LABELS);
+  const rules: AutomationRules | string = typeof bands === 'string' ? bands : typeof schedule === 'string' ? schedule : { ...bands, schedule };
+  const duty = lossAction === 'duty' ? Number(dutyText) : null;
+  const dutyProblem = duty !== null && (dutyText.trim() === '' || !Number.isFinite(duty) || duty < 0 || duty > 100) ? 'Duty must be a number from 0 to 100 %' : null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (typeof rules === 'string') {
-      setError(rules);
+    const problem = typeof rules === 'string' ? rules : dutyProblem;
+    if (problem !== null || typeof rules === 'string') {
+      setError(problem);
       return;
     }
     setError(null);
     setBusy(true);
     try {
-      await commands.saveAutomation(device.deviceId, rules, autoMode, { sensorLossAction: lossAction });
+      await commands.saveAutomation(device.deviceId, rules, autoMode, { sensorLossAction: lossAction, sensorLossDutyPct: duty });
       toast.success('Automation settings updated successfully');
       onClose();
     } catch (err) {
@@ -81,8 +67,9 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
     }
   }
 
-  const statements = typeof rules === 'string' || !deadband ? [] : ruleStatements(fields, rules, deadband);
-  const scheduleText = typeof rules === 'string' ? null : scheduleStatement(rules.schedule, statements.length === 0);
+  const statements = typeof rules === 'string' || !deadband ? [] : ruleStatements(device.deviceType, fields, rules, deadband, unit);
+  const today = typeof rules !== 'string' && rules.schedule && site !== undefined ? todayWindow(rules.schedule, site, nowMs) : null;
+  const scheduleText = typeof rules === 'string' || !rules.schedule ? null : scheduleStatement(statements.length === 0, today?.ok ? today.text : null);
 
   return (
     <Dialog id="automation" title="Automation Settings" onClose={onClose}>
@@ -93,52 +80,65 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
           Auto Mode
         </label>
         {autoMode &&
-          fields.map((field) => (
-            <label key={field} className="field">
-              {RULE_LABELS[field]}
-              <input
-                name={field}
-                type="number"
-                step={0.1}
-                value={texts[field]}
-                placeholder="Disabled"
-                onChange={(e) => setTexts((t) => ({ ...t, [field]: e.target.value }))}
-              />
-            </label>
-          ))}
-        {autoMode && <p className="field-hint">Leave a field empty to disable that rule. The device turns on when any rule is met.</p>}
-        {autoMode && (
-          <fieldset className="automation-group">
-            <label className="checkbox">
-              <input type="checkbox" name="scheduleOn" checked={schedule.on} onChange={(e) => setSchedule({ ...schedule, on: e.target.checked })} />
-              Only within a schedule
-            </label>
-            {schedule.on && (
-              <div className="settings-pair">
-                <label className="field">
-                  From
-                  <input name="scheduleFrom" value={schedule.from} onChange={(e) => setSchedule({ ...schedule, from: e.target.value })} />
-                </label>
-                <label className="field">
-                  To
-                  <input name="scheduleTo" value={schedule.to} onChange={(e) => setSchedule({ ...schedule, to: e.target.value })} />
-                </label>
+          fields.map((field) => {
+            const label = ruleLabel(RULE_LABELS[field], field, unit);
+            const shape = RULE_SHAPES[field];
+            const set = (patch: Partial<RuleTexts[typeof field]>) => setTexts((t) => ({ ...t, [field]: { ...t[field], ...patch } }));
+            const onId = `rule-${field}`;
+            const offId = `rule-${field}-off`;
+            return (
+              <div key={field} className="settings-pair rule-band" data-testid={`band-${field}`}>
+                <div className="field">
+                  <label htmlFor={onId}>{label}</label>
+                  <input id={onId} name={field} type="number" step={0.1} value={texts[field].on} placeholder="Disabled" aria-describedby={`${onId}-hint`}
+                    onChange={(e) => set({ on: e.target.value })} />
+                  <span className="field-hint" id={`${onId}-hint`}>
+                    {ruleVerb(device.deviceType)} {shape.direction} this
+                  </span>
+                </div>
+                <div className="field">
+                  <label htmlFor={offId}>{label.replace(/ \(/, ': stop at (')}</label>
+                  <input
+                    id={offId}
+                    name={`${field}OffAt`}
+                    type="number"
+                    step={0.1}
+                    value={texts[field].off}
+                    placeholder="Deadband"
+                    disabled={texts[field].on.trim() === ''}
+                    aria-describedby={`${offId}-hint`}
+                    onChange={(e) => set({ off: e.target.value })}
+                  />
+                  <span className="field-hint" id={`${offId}-hint`}>
+                    Empty: the deadband from Settings
+                  </span>
+                </div>
               </div>
-            )}
-            {schedule.on && (
-              <p className="field-hint">HH:MM in the gateway's local time (may cross midnight), or sunrise/sunset with minutes (sunrise+30). Off outside the window; with no rule, on inside it (a photoperiod).</p>
-            )}
-          </fieldset>
-        )}
+            );
+          })}
+        {autoMode && <p className="field-hint">Leave a threshold empty to disable that rule. The device turns on when any rule is met.</p>}
+        {autoMode && <ScheduleEditor form={scheduleForm} onChange={setScheduleForm} schedule={schedule} site={site} />}
         {autoMode && (
-          <label className="field">
-            If a sensor is lost
-            <select name="sensorLossAction" value={lossAction} onChange={(e) => setLossAction(e.target.value as SensorLossAction)}>
-              <option value="off">Switch off (safe state)</option>
-              <option value="hold">Keep its state</option>
-            </select>
-            <span className="field-hint">A faulted sensor or a reading older than 5 minutes counts as lost.</span>
-          </label>
+          <div className="settings-pair">
+            <label className="field">
+              If a sensor is lost
+              <select name="sensorLossAction" value={lossAction} onChange={(e) => setLossAction(e.target.value as SensorLossAction)}>
+                <option value="off">Switch off (safe state)</option>
+                <option value="hold">Keep its state</option>
+                <option value="duty">Run a share of each {DUTY_CYCLE_MIN} minutes (frost protection)</option>
+              </select>
+              <span className="field-hint">A faulted sensor or a reading older than 5 minutes counts as lost.</span>
+            </label>
+            {lossAction === 'duty' && (
+              <label className="field">
+                Duty while lost (%)
+                <input name="sensorLossDutyPct" type="number" min={0} max={100} step={1} value={dutyText} onChange={(e) => setDutyText(e.target.value)} />
+                <span className="field-hint" data-testid="duty-words">
+                  {dutyProblem ?? `On for ${Math.round(((duty ?? 0) / 100) * DUTY_CYCLE_MIN * 10) / 10} min of every ${DUTY_CYCLE_MIN} min, from the start of each cycle`}
+                </span>
+              </label>
+            )}
+          </div>
         )}
         {autoMode && (statements.length > 0 || scheduleText) && (
           <ul className="rule-statements" data-testid="rule-statements">

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { useDeviceCommands } from '../../api/devices.ts';
 import { toast } from '../../components/toast/index.ts';
+import { useConfirm } from '../../components/confirm/ConfirmProvider.tsx';
 
 /** Asked before Turn Off All: it says plainly that auto mode goes off too (issue 17). */
 export const TURN_OFF_ALL_CONFIRM =
@@ -14,6 +15,7 @@ export const TURN_OFF_ALL_CONFIRM =
 export function QuickActions({ blocked }: { blocked: string | null }) {
   const commands = useDeviceCommands();
   const [busy, setBusy] = useState(false);
+  const confirm = useConfirm();
 
   async function run(call: () => Promise<{ message?: string }>, fallback: string) {
     setBusy(true);
@@ -40,7 +42,11 @@ export function QuickActions({ blocked }: { blocked: string | null }) {
           className="btn btn-danger"
           disabled={disabled}
           onClick={() => {
-            if (window.confirm(TURN_OFF_ALL_CONFIRM)) void run(commands.turnOffAll, 'Failed to turn off devices');
+            void confirm({ title: 'Turn off all devices', message: TURN_OFF_ALL_CONFIRM, confirmLabel: 'Turn Off All', danger: true }).then(
+              (yes) => {
+                if (yes) void run(commands.turnOffAll, 'Failed to turn off devices');
+              },
+            );
           }}
         >
           <Power size={16} aria-hidden /> Turn Off All Devices

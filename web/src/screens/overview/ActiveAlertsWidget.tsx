@@ -9,6 +9,7 @@ import { StaleNote, UnreachableNotice } from '../../components/DataState.tsx';
 import { toast } from '../../components/toast/index.ts';
 import { useNow } from '../../components/useNow.ts';
 import { formatAlertType, formatRelativeTime } from '../../format.ts';
+import { useThingName } from '../../names-hook.ts';
 import { SeverityBadge } from '../alerts/SeverityBadge.tsx';
 import '../alerts/alerts.css';
 
@@ -17,6 +18,7 @@ export function ActiveAlertsWidget({ max = 5, title = 'Active Alerts' }: { max?:
   const alerts = (query.data ?? []).filter((a) => !a.isResolved);
   const canModify = useCanModify();
   const actions = useAlertActions();
+  const thingName = useThingName();
   const [busyId, setBusyId] = useState<string | null>(null);
   const nowMs = useNow();
 
@@ -82,7 +84,7 @@ export function ActiveAlertsWidget({ max = 5, title = 'Active Alerts' }: { max?:
               </div>
               <p className="alert-message">{alert.message}</p>
               <p className="muted alert-meta">
-                {alert.deviceId && <span>Device: {alert.deviceId}</span>}
+                {alert.deviceId && <span title={alert.deviceId}>{thingName(alert.deviceId)}</span>}
                 <span>{formatRelativeTime(alert.createdAt, nowMs)}</span>
               </p>
             </div>

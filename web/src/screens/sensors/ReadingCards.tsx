@@ -1,21 +1,22 @@
 // Current-reading cards (Overview "Sensor Overview" and the Sensors screen): four from spec section 2,
-// plus the water tank level when asked.
+// plus the water tank level when asked. A sensor that is faulted or silent shows that instead of a
+// value (sensors/sensor-health.ts); only when the gateway itself cannot be asked does the last known
+// value stay, marked with its age.
 import { Droplets, Sprout, Sun, Thermometer, Waves, type LucideIcon } from 'lucide-react';
 import type { Reading } from '../../../../server/contract/reading.ts';
-import { readingsBySensor, useLatestReadings } from '../../api/queries.ts';
 import { useReachability } from '../../api/reachability.ts';
-import { useNow } from '../../components/useNow.ts';
 import { formatRelativeTime } from '../../format.ts';
-import { formatField, READING_CARDS, statusOf, WATER_CARD, type CardSpec } from '../../sensors/readings-view.ts';
+import { healthWord, lastReadingWords, type SensorHealth } from '../../sensors/sensor-health.ts';
+import { formatField, READING_CARDS, WATER_CARD, type CardSpec } from '../../sensors/readings-view.ts';
+import { useSensorHealth } from '../../sensors/useSensorHealth.ts';
 import { toUnit, unitSymbol, useTemperatureUnit } from '../../units.ts';
 import './sensors.css';
 
 const ICONS: Record<string, LucideIcon> = { temperature: Thermometer, humidity: Droplets, light: Sun, soil: Sprout, water: Waves };
 
 export function ReadingCards({ withWater = false }: { withWater?: boolean }) {
-  const bySensor = readingsBySensor(useLatestReadings().data);
+  const { health, bySensor, nowMs } = useSensorHealth();
   const { unreachableSinceMs } = useReachability();
-  const nowMs = useNow();
   const unit = useTemperatureUnit();
   const cards = withWater ? [...READING_CARDS, WATER_CARD] : READING_CARDS;
   return (
@@ -25,6 +26,7 @@ export function ReadingCards({ withWater = false }: { withWater?: boolean }) {
           key={card.key}
           card={card.field === 'temperature' ? { ...card, unit: unitSymbol(unit) } : card}
           reading={bySensor[card.sensorType]}
+          health={health[card.sensorType]}
           convert={card.field === 'temperature' ? (v) => toUnit(v, unit) : (v) => v}
           gatewayDown={unreachableSinceMs !== null}
           nowMs={nowMs}
@@ -37,25 +39,41 @@ export function ReadingCards({ withWater = false }: { withWater?: boolean }) {
 interface CardProps {
   card: CardSpec;
   reading: Reading | undefined;
+  health: SensorHealth;
   convert: (value: number | null | undefined) => number | null | undefined;
   gatewayDown: boolean;
   nowMs: number;
 }
 
-function ReadingCard({ card, reading, convert, gatewayDown, nowMs }: CardProps) {
+function ReadingCard({ card, reading, health, convert, gatewayDown, nowMs }: CardProps) {
   const Icon = ICONS[card.key]!;
-  // A last known value stays on screen, marked with its age, when it is old or cannot be refreshed.
-  const stale = reading !== undefined && (gatewayDown || statusOf(reading, nowMs) !== 'online');
+  // The gateway does not answer: the last known value stays, marked with its age (it may still be true).
+  const lastKnown = gatewayDown && reading !== undefined;
+  // The gateway answers and says the sensor is lost: no value at all.
+  const lost = !gatewayDown && (health.state === 'fault' || health.state === 'stale');
   return (
-    <div className={`card reading-card reading-${card.key}${stale ? ' reading-stale' : ''}`} data-testid={`reading-${card.key}`}>
+    <div
+      className={`card reading-card reading-${card.key}${lastKnown ? ' reading-stale' : ''}${lost ? ' reading-lost' : ''}`}
+      data-testid={`reading-${card.key}`}
+      data-health={health.state}
+    >
       <div>
         <p className="stat-label">
           {card.label} ({card.unit})
         </p>
-        <p className="stat-value">{formatField(card.field, convert(reading?.[card.field]))}</p>
-        {stale && (
+        {lost ? (
+          <p className="stat-value reading-lost-word">{healthWord(health.state)}</p>
+        ) : (
+          <p className="stat-value">{formatField(card.field, convert(reading?.[card.field]))}</p>
+        )}
+        {lastKnown && (
           <p className="stale-tag" data-testid="stale-tag">
             Stale · {formatRelativeTime(reading.timestamp, nowMs)}
+          </p>
+        )}
+        {lost && (
+          <p className="stale-tag" data-testid="lost-tag">
+            {lastReadingWords(health, nowMs)}
           </p>
         )}
       </div>

@@ -9,7 +9,7 @@ const POLL_MS = 10_000;
 export function MqttStatusLine() {
   const query = useQuery({
     queryKey: ['health', 'mqtt'],
-    queryFn: ({ signal }) => api.get<{ mqtt?: MqttStatus }>('/api/health', { signal, anonymous: true }),
+    queryFn: ({ signal }) => api.get<{ mqtt?: MqttStatus }>('/api/health', { signal }),
     refetchInterval: POLL_MS,
     retry: false,
   });

@@ -1,11 +1,15 @@
 // Alert Thresholds tab: empty means unset (sent as null). Humidity and soil 0-100, light and water >= 0.
+// Temperatures in the chosen unit (°C/°F); the form remembers the unit it was filled in, so a change of
+// unit elsewhere never saves °F numbers as °C.
 import type { FormEvent } from 'react';
 import type { AlertThresholds, Settings } from '../../../../server/contract/settings.ts';
 import { api } from '../../api/client.ts';
 import { useAuth } from '../../auth/AuthProvider.tsx';
+import { useConfirm } from '../../components/confirm/ConfirmProvider.tsx';
 import { roleReason } from '../../auth/permissions.ts';
 import { useAction, useSettingsForm } from './hooks.ts';
 import { SettingsLoadState } from './SettingsLoadState.tsx';
+import { fromUnit, getTemperatureUnit, toUnit, unitSymbol, type TemperatureUnit } from '../../units.ts';
 
 type Field = { group: keyof AlertThresholds; bound: 'high' | 'low'; label: string; min?: number; max?: number; step: string };
 const FIELDS: Field[] = [
@@ -17,16 +21,27 @@ const FIELDS: Field[] = [
   { group: 'lightLevel', bound: 'low', label: 'Light Level Low (lux)', min: 0, step: '1' },
   { group: 'waterLevel', bound: 'low', label: 'Water Level Low (cm)', min: 0, step: '0.1' },
 ];
-type Form = Record<string, string>;
+type Form = Record<string, string> & { unit: TemperatureUnit };
+const isTemperature = (f: Field) => f.group === 'temperature';
 const key = (f: Field) => `${f.group}.${f.bound}`;
 
 function toForm({ alertThresholds: t }: Settings): Form {
+  const unit = getTemperatureUnit();
   const bounds = (g: keyof AlertThresholds) => t[g] as Partial<Record<'high' | 'low', number | null>>;
-  return Object.fromEntries(FIELDS.map((f) => [key(f), bounds(f.group)[f.bound]?.toString() ?? '']));
+  const shown = (f: Field) => {
+    const value = bounds(f.group)[f.bound];
+    if (typeof value !== 'number') return '';
+    return isTemperature(f) ? String(Math.round(toUnit(value, unit) * 10) / 10) : String(value);
+  };
+  return { ...Object.fromEntries(FIELDS.map((f) => [key(f), shown(f)])), unit };
 }
 
 function fromForm(form: Form): AlertThresholds {
-  const value = (f: Field) => (form[key(f)]?.trim() ? Number(form[key(f)]) : null);
+  const value = (f: Field) => {
+    if (!form[key(f)]?.trim()) return null;
+    const number = Number(form[key(f)]);
+    return isTemperature(f) ? fromUnit(number, form.unit) : number;
+  };
   const result: Record<string, Record<string, number | null>> = {};
   for (const f of FIELDS) (result[f.group] ??= {})[f.bound] = value(f);
   return result as unknown as AlertThresholds;
@@ -37,6 +52,7 @@ export function ThresholdsTab() {
   // Thresholds are the operator's; resetting every setting (system and safety too) is the admin's.
   const resetReason = roleReason(useAuth().user, 'admin');
   const { busy, run } = useAction();
+  const confirm = useConfirm();
 
   function save(event: FormEvent) {
     event.preventDefault();
@@ -48,8 +64,9 @@ export function ThresholdsTab() {
     );
   }
 
-  function reset() {
-    if (!window.confirm('Are you sure you want to reset all settings to defaults? This action cannot be undone.')) return;
+  async function reset() {
+    const message = 'Are you sure you want to reset all settings to defaults? This action cannot be undone.';
+    if (!(await confirm({ title: 'Reset settings', message, confirmLabel: 'Reset All', danger: true }))) return;
     void run(async () => adopt(await api.post<Settings>(`/api/settings/${id}/reset`)), 'Settings reset to defaults', 'Failed to reset settings');
   }
 
@@ -64,7 +81,7 @@ export function ThresholdsTab() {
       <div className="settings-pair">
         {FIELDS.map((f) => (
           <label key={key(f)} className="field">
-            {f.label}
+            {isTemperature(f) ? f.label.replace('(°C)', `(${unitSymbol(form.unit)})`) : f.label}
             <input
               type="number"
               name={key(f)}
@@ -89,7 +106,7 @@ export function ThresholdsTab() {
         <button type="button" className="btn btn-secondary" onClick={reload} disabled={busy}>
           Reload
         </button>
-        <button type="button" className="btn btn-danger" onClick={reset} disabled={busy || resetReason !== null}
+        <button type="button" className="btn btn-danger" onClick={() => void reset()} disabled={busy || resetReason !== null}
           title={resetReason ?? undefined}>
           Reset All
         </button>

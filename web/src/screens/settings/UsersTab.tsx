@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import type { PublicUser, Role } from '../../../../server/contract/user.ts';
 import { useUsers, useUserActions, type NewUser } from '../../api/users.ts';
 import { useAuth } from '../../auth/AuthProvider.tsx';
+import { useConfirm } from '../../components/confirm/ConfirmProvider.tsx';
 import { formatTimestamp } from '../../format.ts';
 import { useAction } from './hooks.ts';
 import { SettingsLoadState } from './SettingsLoadState.tsx';
@@ -18,6 +19,7 @@ export function UsersTab() {
   const query = useUsers(true);
   const actions = useUserActions();
   const { busy, run } = useAction();
+  const confirm = useConfirm();
   const [form, setForm] = useState<NewUser>(EMPTY);
 
   if (!query.data) return <SettingsLoadState failed={query.isError} />;
@@ -26,8 +28,9 @@ export function UsersTab() {
   const changeRole = (user: PublicUser, role: Role, success: string) =>
     void run(() => actions.changeRole(user.username, role), success, 'Failed to change the role');
 
-  function remove(user: PublicUser) {
-    if (!window.confirm(`Delete the account ${user.username}? It is signed out at once.`)) return;
+  async function remove(user: PublicUser) {
+    const message = `Delete the account ${user.username}? It is signed out at once.`;
+    if (!(await confirm({ title: 'Delete account', message, confirmLabel: 'Delete', danger: true }))) return;
     void run(() => actions.remove(user.username), `${user.username} deleted`, 'Failed to delete the user');
   }
 
@@ -89,7 +92,7 @@ export function UsersTab() {
                   ))}
                 </select>
               </label>
-              <button type="button" className="btn btn-danger" disabled={busy} onClick={() => remove(user)}>
+              <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void remove(user)}>
                 Delete {user.username}
               </button>
             </li>

@@ -1,0 +1,62 @@
+// The rule bands of the Automation Settings dialog as the form holds them (text in the chosen
+// temperature unit) and as the gateway takes them (numbers in °C, null for a disabled rule, offAt for
+// a band's release point). Problems come back as sentences naming the field.
+import type { AutomationRules, Device, RuleOffAt } from '../../../../../server/contract/device.ts';
+import { fromUnit, toUnit, unitSymbol, type TemperatureUnit } from '../../../units.ts';
+import type { RuleField } from '../device-ui.ts';
+import { isTemperatureRule, RULE_SHAPES } from './rule-text.ts';
+
+export interface BandTexts {
+  on: string;
+  off: string;
+}
+export type RuleTexts = Record<RuleField, BandTexts>;
+
+const FIELDS = Object.keys(RULE_SHAPES) as RuleField[];
+
+const shown = (field: RuleField, value: number | null | undefined, unit: TemperatureUnit) =>
+  typeof value !== 'number' ? '' : String(isTemperatureRule(field) ? Math.round(toUnit(value, unit) * 10) / 10 : value);
+
+export function textsFromRules(rules: AutomationRules, unit: TemperatureUnit): RuleTexts {
+  return Object.fromEntries(FIELDS.map((f) => [f, { on: shown(f, rules[f], unit), off: shown(f, rules.offAt?.[f], unit) }])) as RuleTexts;
+}
+
+/** The label of a rule's threshold field, in the chosen unit: 'Temperature Low (°F)'. */
+export function ruleLabel(label: string, field: RuleField, unit: TemperatureUnit): string {
+  return isTemperatureRule(field) ? label.replace('(°C)', `(${unitSymbol(unit)})`) : label;
+}
+
+/** The rules with `fields` taken from the form (the other fields stay the device's), or a problem. */
+export function rulesFromTexts(
+  device: Device,
+  fields: readonly RuleField[],
+  texts: RuleTexts,
+  unit: TemperatureUnit,
+  labels: Record<RuleField, string>,
+): AutomationRules | string {
+  const rules: AutomationRules = { ...device.automationRules };
+  const offAt: RuleOffAt = { ...(device.automationRules.offAt ?? {}) };
+  for (const field of fields) {
+    const label = ruleLabel(labels[field], field, unit);
+    const parse = (text: string, what: string): number | null | string => {
+      if (text.trim() === '') return null;
+      const value = Number(text);
+      if (!Number.isFinite(value)) return `${what} must be a number`;
+      return isTemperatureRule(field) ? fromUnit(value, unit) : value;
+    };
+    const on = parse(texts[field].on, label);
+    if (typeof on === 'string') return on;
+    const off = parse(texts[field].off, `${label}: stop at`);
+    if (typeof off === 'string') return off;
+    if (off !== null && on === null) return `${label}: set the threshold before its stop value, or clear the stop value`;
+    if (off !== null && on !== null) {
+      const { direction } = RULE_SHAPES[field];
+      if (direction === 'below' && off <= on) return `${label}: stop at must be above the threshold (it switches on below it)`;
+      if (direction === 'above' && off >= on) return `${label}: stop at must be below the threshold (it switches on above it)`;
+    }
+    rules[field] = on;
+    offAt[field] = on === null ? null : off;
+  }
+  rules.offAt = offAt;
+  return rules;
+}
