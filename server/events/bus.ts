@@ -94,6 +94,14 @@ export class EventBus {
     };
   }
 
+  /**
+   * Unsubscribes every listener `owner` registered, on every event: a feature's stop() says who it is
+   * once instead of keeping each subscription's undo function.
+   */
+  removeAll(owner: string): void {
+    for (const [event, list] of this.#listeners) this.#listeners.set(event, list.filter((r) => r.owner !== owner));
+  }
+
   emit<E extends GatewayEventName>(event: E, payload: GatewayEvents[E]): void {
     for (const { owner, listener } of this.#listeners.get(event) ?? []) {
       try {

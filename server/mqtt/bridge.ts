@@ -35,7 +35,6 @@ const MAX_PENDING_COMMANDS = 32;
  */
 export class MqttBridge {
   readonly #deps: BridgeDeps;
-  readonly #offs: Array<() => void> = [];
   /** The last retained payload queued per topic: unchanged states are not sent again. */
   readonly #lastRetained = new Map<string, string>();
   /** Device types by id, to clear the right discovery config once a device is gone. */
@@ -59,18 +58,17 @@ export class MqttBridge {
     for (const device of this.#deps.listDevices()) this.#deviceTypes.set(device.deviceId, device.deviceType);
     connection.onConnect(() => this.#onConnect());
     connection.onMessage((topic, payload, packet) => this.#onMessage(topic, payload, packet));
-    this.#offs.push(
-      bus.on('sampleTaken', owner, ({ snapshot }) => this.#publishSensors(snapshot)),
-      bus.on('deviceChanged', owner, ({ device }) => this.#publishDevice(device)),
-      bus.on('deviceAdded', owner, ({ device }) => this.#publishDevice(device)),
-      bus.on('deviceRemoved', owner, ({ deviceId }) => this.#clearDevice(deviceId)),
-      bus.on('alertRaised', owner, ({ alert }) => this.#publishAlert('newAlert', alert)),
-      bus.on('alertResolved', owner, ({ alert }) => this.#publishAlert('alertResolved', alert)),
-    );
+    // Cleared by owner in stop() (bus.removeAll).
+    bus.on('sampleTaken', owner, ({ snapshot }) => this.#publishSensors(snapshot));
+    bus.on('deviceChanged', owner, ({ device }) => this.#publishDevice(device));
+    bus.on('deviceAdded', owner, ({ device }) => this.#publishDevice(device));
+    bus.on('deviceRemoved', owner, ({ deviceId }) => this.#clearDevice(deviceId));
+    bus.on('alertRaised', owner, ({ alert }) => this.#publishAlert('newAlert', alert));
+    bus.on('alertResolved', owner, ({ alert }) => this.#publishAlert('alertResolved', alert));
   }
 
   stop(): void {
-    for (const off of this.#offs.splice(0)) off();
+    this.#deps.bus.removeAll('mqtt');
   }
 
   /** A (re)connection: the broker may have lost every retained message, so all of them go again. */
