@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Fastify from 'fastify';
-import { ManualClock } from '../drivers/clock.ts';
+import { ManualClock } from '../common/clock.ts';
 import { HISTORY_RANGES_HOURS } from '../server/contract/reading.ts';
 import { openDatabase, type OpenedDatabase } from '../server/db/open.ts';
 import { RollupCatchUp } from '../server/history/rollup-catch-up.ts';

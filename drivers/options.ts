@@ -1,4 +1,4 @@
-import type { Clock } from './clock.ts';
+import type { Clock } from '../common/clock.ts';
 
 /*
  * The wiring the server passes in. Same shapes as server/config/schema.ts (config.sensors,

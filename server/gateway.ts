@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { monotonicMs, ScaledClock, SystemClock, type Clock } from '../drivers/clock.ts';
+import { monotonicMs, ScaledClock, SystemClock, type Clock } from '../common/clock.ts';
 import { createHardware, type Hardware } from '../drivers/index.ts';
 import { buildHttpApp } from './app.ts';
 import { ensurePrivateDataDir } from './appliance/data-dir.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import { noLog, type Log, type OutputOptions, type SensorInstanceOptions } from '../options.ts';
 import type { DriverStatus, Hardware, SwitchOutput } from '../types.ts';
 import { isRaspberryPi5, readBoardModel } from './board.ts';

@@ -1,5 +1,5 @@
 import { SENSOR_KINDS } from '../../common/catalogue.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import type { Log, SensorInstanceOptions } from '../options.ts';
 import { SensorReadError, type DriverStatus, type QuantityValues, type SensorInstanceDriver } from '../types.ts';
 import { Ads1115 } from './ads1115.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import type { OutputOptions, SensorInstanceOptions } from '../options.ts';
 import type { DriverStatus, Hardware, SwitchOutput } from '../types.ts';
 import { simulatedInstance } from './instances.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import type { Ads1115Options, DeviceType } from '../options.ts';
 import { SensorReadError, type ClimateReading, type SensorName } from '../types.ts';
 import { validateDht11 } from '../rpi/dht11-convert.ts';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import type { Alert, AlertStats, Severity } from '../contract/alert.ts';
 import { MANUAL_RESOLUTION } from '../contract/alert.ts';
 import type { SensorSnapshot, SensorType } from '../contract/reading.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import { count, eq, sql } from 'drizzle-orm';
 import { DEFAULT_PREFERENCES, type Preferences, type PublicUser, type Role } from '../contract/user.ts';
 import { toIso, type Db } from '../db/open.ts';

@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import type { AlertStats } from '../contract/alert.ts';
 import type { Device } from '../contract/device.ts';
 import type { MqttStatus } from '../contract/fleet.ts';

@@ -1,4 +1,4 @@
-import { SystemClock, type Clock } from '../../drivers/clock.ts';
+import { SystemClock, type Clock } from '../../common/clock.ts';
 import { packageVersion } from '../appliance/health-feature.ts';
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';

@@ -1,4 +1,4 @@
-import { monotonicMs, SystemClock } from '../../drivers/clock.ts';
+import { monotonicMs, SystemClock } from '../../common/clock.ts';
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
 import type { Feature } from '../features.ts';

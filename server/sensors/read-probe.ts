@@ -1,5 +1,5 @@
-import { delay } from '../../drivers/delay.ts';
-import type { Clock } from '../../drivers/clock.ts';
+import { delay } from '../../common/delay.ts';
+import type { Clock } from '../../common/clock.ts';
 import type { QuantityValues } from '../../drivers/types.ts';
 import type { Probe } from './probes.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import { GreenhouseParams } from '../contract/common.ts';
 import { ok } from '../http/reply.ts';
 import { TurnTaking } from '../history/turn-taking.ts';

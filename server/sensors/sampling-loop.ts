@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock, MonotonicMs, TimerHandle } from '../../drivers/clock.ts';
+import type { Clock, MonotonicMs, TimerHandle } from '../../common/clock.ts';
 import { QUANTITIES, QUANTITY_KEYS } from '../../common/catalogue.ts';
 import type { SensorInstanceDriver } from '../../drivers/types.ts';
 import type { SensorField, SensorInstance, SensorSnapshot, SensorType } from '../contract/reading.ts';

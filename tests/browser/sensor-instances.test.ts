@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 import { launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, type BrowserGateway } from './harness.ts';
 
 const SCREENS = '/work/screens/sensors';

@@ -1,6 +1,6 @@
 import { get, type ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { seedReadings } from '../support/seed-readings.ts';

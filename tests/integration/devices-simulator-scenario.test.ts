@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Value from 'typebox/value';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 import { createSimulatorHardware, type SimulatorHardware } from '../../drivers/simulator/hardware.ts';
 import { ConfigSchema, type Config } from '../../server/config/schema.ts';
 import { loadConfig } from '../../server/config/load.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../drivers/clock.ts';
+import type { Clock } from '../../../common/clock.ts';
 import type { AutomationPreview, AutomationRules } from '../../contract/device.ts';
 import { notFound } from '../../domain/errors.ts';
 import type { SettingsService } from '../../settings/settings-service.ts';

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../drivers/clock.ts';
+import { ManualClock } from '../../../../common/clock.ts';
 import { createRaspberryPiHardware, type RaspberryPiDeps } from '../../../../drivers/rpi/hardware.ts';
 import { createHardware } from '../../../../drivers/index.ts';
 import { outputs, readOne, sensorOf, sensors } from '../fixtures.ts';

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../drivers/clock.ts';
+import { ManualClock } from '../../../../common/clock.ts';
 import type { Ads1x15Constructor, Ads1x15Device } from '../../../../drivers/rpi/native.ts';
 import { createRaspberryPiHardware } from '../../../../drivers/rpi/hardware.ts';
 import type { Hardware } from '../../../../drivers/types.ts';

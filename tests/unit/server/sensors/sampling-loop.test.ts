@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../drivers/clock.ts';
+import { ManualClock } from '../../../../common/clock.ts';
 import { DEFAULT_ALERT_THRESHOLDS, DEFAULT_DEVICE_SETTINGS, DEFAULT_SYSTEM_SETTINGS, type Settings } from '../../../../server/contract/settings.ts';
 import { openDatabase, type OpenedDatabase } from '../../../../server/db/open.ts';
 import { EventBus, type GatewayEvents } from '../../../../server/events/bus.ts';

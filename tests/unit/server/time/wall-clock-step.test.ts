@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock, type Clock } from '../../../../drivers/clock.ts';
+import { ManualClock, type Clock } from '../../../../common/clock.ts';
 import { DEFAULT_ALERT_THRESHOLDS, DEFAULT_DEVICE_SETTINGS, DEFAULT_SYSTEM_SETTINGS, type Settings } from '../../../../server/contract/settings.ts';
 import { openDatabase, type OpenedDatabase } from '../../../../server/db/open.ts';
 import { EventBus } from '../../../../server/events/bus.ts';
