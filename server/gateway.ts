@@ -89,6 +89,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const realtime = createRealtimeFeature(ctx, { auth, hubOptions: options.hubOptions });
   const devices = createDevicesFeature(ctx, { hub: realtime.hub });
   const alerts = createAlertsFeature(ctx, {
+    emailRecipients: () => auth.users.emailRecipients(),
     dependentsOf: (sensorType) => devicesDependingOn(sensorType, devices.repo.listPlain(), ctx.settings.get().deviceSettings.deadband).map((d) => d.deviceName),
     lockoutCause: (alertType, deviceId) => devices.safety.lockoutCause(alertType, deviceId),
   });

@@ -41,6 +41,16 @@ export class UsersRepo {
     return this.deps.db.select().from(users).where(eq(users.id, id)).get();
   }
 
+  /** Addresses of every granted account that opted in to alert e-mails (a pending one is nobody's to mail yet). */
+  emailRecipients(): string[] {
+    return this.deps.db
+      .select({ email: users.email, preferences: users.preferences, requestedRole: users.requestedRole })
+      .from(users)
+      .all()
+      .filter((u) => u.requestedRole === null && (u.preferences as Partial<Preferences> | null)?.emailNotifications === true && u.email.includes('@'))
+      .map((u) => u.email);
+  }
+
   /** Every account, pending requests first, then by name. */
   list(): UserRow[] {
     return this.deps.db
