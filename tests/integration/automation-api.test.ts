@@ -136,7 +136,7 @@ describe('sensor-loss fail-safe', () => {
     expect(intervals).toBeLessThanOrEqual(5);
     const entry = (await log('heater-1'))[0];
     expect(entry).toMatchObject({ source: 'safety', actor: 'SENSOR_LOSS', newStatus: 'OFF' });
-    expect(entry.reason).toMatch(/temperatureLow \(temperature sensor faulted\)/);
+    expect(entry.reason).toMatch(/sensor loss fail-safe \(air temperature sensor faulted\)/);
     const loss = (await active()).find((a) => a.alertType === 'SENSOR_LOSS');
     expect(loss).toMatchObject({ deviceId: 'heater-1' });
     expect(loss!.message).toMatch(/Heater is in its safe state/);

@@ -48,7 +48,7 @@ afterAll(async () => {
 
 describe('time without a synchronised clock', () => {
   it('health says the clock is not synchronised (degraded)', async () => {
-    const res = await http.get('/api/health');
+    const res = await http.get('/api/health', admin);
     expect(res.status).toBe(200);
     expect(res.body.data.clock).toEqual({ synchronised: false, source: 'timesyncd', synchronisedAt: null, steps: 0, lastStep: null });
     expect(res.body.data.status).toBe('degraded');
@@ -79,7 +79,7 @@ describe('time without a synchronised clock', () => {
   it('once timesyncd writes its marker: health is synchronised and the schedule acts again', async () => {
     writeFileSync(marker, '');
     await advance(DEFAULT_CLOCK_POLL_MS);
-    const health = (await http.get('/api/health')).body.data;
+    const health = (await http.get('/api/health', admin)).body.data;
     expect(health.clock).toMatchObject({ synchronised: true, synchronisedAt: new Date(clock.now()).toISOString() });
     expect((await device('light-1')).status).toBe('ON');
     const pruned = await gw.lifecycle.pruneNow();
@@ -91,13 +91,17 @@ describe('the default clock check by hardware mode', () => {
   it('on a Raspberry Pi the clock is checked (timesyncd\'s marker); in simulator mode it is trusted', async () => {
     const pi = await startTestGateway({ hardware: 'raspberry-pi', clockSync: { markerPath: join(tmpdir(), 'no-such-marker') } }, { clock: new ManualClock(), hardware: hardwareWith(fakeSensors().sensors) });
     try {
-      expect((await httpClient(pi.url).get('/api/health')).body.data.clock).toMatchObject({ synchronised: false, source: 'timesyncd' });
+      const piHttp = httpClient(pi.url);
+      const piAdmin = await registerUser(piHttp, { username: 'pi-owner' });
+      expect((await piHttp.get('/api/health', piAdmin)).body.data.clock).toMatchObject({ synchronised: false, source: 'timesyncd' });
     } finally {
       await pi.dispose();
     }
     const simulator = await startTestGateway({}, { clock: new ManualClock() });
     try {
-      expect((await httpClient(simulator.url).get('/api/health')).body.data.clock).toMatchObject({ synchronised: true, source: 'assumed' });
+      const simHttp = httpClient(simulator.url);
+      const simAdmin = await registerUser(simHttp, { username: 'sim-owner' });
+      expect((await simHttp.get('/api/health', simAdmin)).body.data.clock).toMatchObject({ synchronised: true, source: 'assumed' });
     } finally {
       await simulator.dispose();
     }

@@ -76,7 +76,7 @@ describe('the air sensor dies at 02:00', () => {
     expect(switchOns.every((e) => e.actor === 'SENSOR_LOSS' && /duty 30 %/.test(e.reason))).toBe(true);
 
     const heater = (await http.get('/api/devices/default', admin)).body.data.find((d: { deviceId: string }) => d.deviceId === 'heater-1');
-    expect(heater.stateReason).toMatchObject({ source: 'safety', text: expect.stringMatching(/^(On|Off): sensor loss: .*temperature.*duty 30 %/) });
+    expect(heater.stateReason).toMatchObject({ source: 'safety', text: expect.stringMatching(/^(On|Off): sensor loss \(air temperature .*\): frost duty 30 %/) });
     // A person may not switch it on blind: the card disables Turn On and says why.
     expect(heater.locks).toContainEqual({ kind: 'no_reading', text: 'Air temperature unknown (sensor fault): a heater never runs blind' });
   });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,10 +25,15 @@ function fakeSysfs(dir: string) {
   }
   writeFileSync(join(root, 'export'), '');
   writeFileSync(join(root, 'unexport'), '');
+  // The line's files appear whole, as the kernel's do: written aside and renamed in, so the helper that
+  // waits for `direction` never meets a file created but not yet written (its "high" would be overwritten).
   const exportLine = (number: number, direction: string, value: string) => {
-    mkdirSync(join(root, `gpio${number}`));
-    writeFileSync(join(root, `gpio${number}`, 'direction'), direction);
-    writeFileSync(join(root, `gpio${number}`, 'value'), value);
+    const line = join(root, `gpio${number}`);
+    const staging = join(dir, `staging-gpio${number}`);
+    mkdirSync(staging);
+    writeFileSync(join(staging, 'direction'), direction);
+    writeFileSync(join(staging, 'value'), value);
+    renameSync(staging, line);
   };
   const kernel = setInterval(() => {
     const written = readFileSync(join(root, 'export'), 'utf8').trim();

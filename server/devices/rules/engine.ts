@@ -69,14 +69,24 @@ export interface RuleInput {
 
 type RuleState = { rule: Rule; state: 'met' | 'not_met' | 'lost'; value: number | null; unit: string; lostBecause?: string };
 
+/** A grower's words for a field: the control log and the device card say these, never the wire name. */
+const FIELD_WORDS: Partial<Record<SensorField, string>> = {
+  temperature: 'air temperature',
+  humidity: 'humidity',
+  lightIntensity: 'light',
+  soilMoisture: 'soil moisture',
+  waterLevel: 'tank level',
+};
+const wordsFor = (field: SensorField) => FIELD_WORDS[field] ?? field;
+
 /** Why a field's input is lost (faulted, missing, stale), or null when it is fresh. */
 function lossOf(field: SensorField, input: RuleInput): string | null {
   const value = input.snapshot?.values[field] ?? null;
   const readAt = input.snapshot?.readAt[field] ?? null;
   const readAtMs = readAt === null ? NaN : Date.parse(readAt);
-  if (input.faultedFields?.has(field)) return `${field} sensor faulted`;
-  if (value === null || !Number.isFinite(readAtMs)) return `no ${field} reading`;
-  if (input.nowMs - readAtMs > STALE_AFTER_MS) return `${field} reading stale (${Math.floor((input.nowMs - readAtMs) / 60_000)} min old)`;
+  if (input.faultedFields?.has(field)) return `${wordsFor(field)} sensor faulted`;
+  if (value === null || !Number.isFinite(readAtMs)) return `no ${wordsFor(field)} reading`;
+  if (input.nowMs - readAtMs > STALE_AFTER_MS) return `${wordsFor(field)} reading stale (${Math.floor((input.nowMs - readAtMs) / 60_000)} min old)`;
   return null;
 }
 
@@ -84,7 +94,7 @@ function evaluateRule(rule: Rule, input: RuleInput): RuleState {
   const shape = shapeOf(rule, input.deviceSettings.deadband);
   const value = input.snapshot?.values[shape.field] ?? null;
   const lostBecause = lossOf(shape.field, input);
-  if (lostBecause !== null || value === null) return { rule, state: 'lost', value, unit: shape.unit, lostBecause: lostBecause ?? `no ${shape.field} reading` };
+  if (lostBecause !== null || value === null) return { rule, state: 'lost', value, unit: shape.unit, lostBecause: lostBecause ?? `no ${wordsFor(shape.field)} reading` };
   const offAt = input.device.automationRules.offAt?.[rule.kind];
   // Off: met strictly past the threshold. On: with an offAt band it holds until the value reaches offAt
   // (heat below 18, stop at 20); otherwise until it is strictly back past the threshold by the deadband
@@ -110,11 +120,11 @@ function onSensorLoss(input: RuleInput, what: string): RuleDecision {
     return {
       desired: on ? 'on' : 'off',
       ruleName: 'sensorLoss',
-      reason: `sensor loss: input lost for ${what}; duty ${pct} % (on ${minutes} min of every ${SENSOR_LOSS_DUTY_CYCLE_MS / 60_000} min)`,
+      reason: `sensor loss (${what}): frost duty ${pct} % (on ${minutes} min of every ${SENSOR_LOSS_DUTY_CYCLE_MS / 60_000} min)`,
       source: 'safety',
     };
   }
-  return { desired: 'off', ruleName: 'sensorLoss', reason: `sensor loss fail-safe: input lost for ${what}; off until fresh readings return`, source: 'safety' };
+  return { desired: 'off', ruleName: 'sensorLoss', reason: `sensor loss fail-safe (${what}): off until fresh readings return`, source: 'safety' };
 }
 
 const describe = (s: RuleState) =>
@@ -146,7 +156,7 @@ export function evaluateRules(input: RuleInput): RuleDecision {
     windowText = describeWindow(schedule, state);
     if (state.kind !== 'inside') return withMinTimes(input, { desired: 'off', ruleName: 'schedule', reason: `outside ${windowText}`, source: 'rule' });
     if (rules.length === 0) {
-      if (airLoss !== null) return onSensorLoss(input, `air temperature (${airLoss})`);
+      if (airLoss !== null) return onSensorLoss(input, airLoss);
       return withMinTimes(input, { desired: 'on', ruleName: 'schedule', reason: `inside ${windowText}`, source: 'rule' });
     }
   }
@@ -155,10 +165,8 @@ export function evaluateRules(input: RuleInput): RuleDecision {
   const lost = states.filter((s) => s.state === 'lost');
   const met = states.find((s) => s.state === 'met');
   const inWindow = windowText ? ` inside ${windowText}` : '';
-  const lostWhat = [
-    ...lost.map((s) => `${s.rule.kind} (${s.lostBecause})`),
-    ...(airLoss !== null && !lost.some((s) => shapeOf(s.rule, input.deviceSettings.deadband).field === 'temperature') ? [`air temperature (${airLoss})`] : []),
-  ];
+  // One phrase per lost input, whichever rules read it ("air temperature sensor faulted").
+  const lostWhat = [...new Set([...lost.map((s) => s.lostBecause ?? ''), ...(airLoss !== null ? [airLoss] : [])])].filter(Boolean);
   const holdAllowed = device.sensorLossAction === 'hold' && device.deviceType !== 'HEATER';
   if (lostWhat.length > 0 && !holdAllowed) return onSensorLoss(input, lostWhat.join(', '));
   let wanted: RuleDecision;
@@ -166,7 +174,7 @@ export function evaluateRules(input: RuleInput): RuleDecision {
     wanted = { desired: 'on', ruleName: met.rule.kind, reason: `${describe(met)} (rule met)${inWindow}`, source: 'rule' };
   } else if (lost.length > 0) {
     // 'hold': we cannot tell whether the lost rule would want the device on, so it keeps its state.
-    const what = lost.map((s) => `${s.rule.kind} (${s.lostBecause})`).join(', ');
+    const what = [...new Set(lost.map((s) => s.lostBecause))].join(', ');
     return { desired: 'hold', ruleName: lost[0]!.rule.kind, reason: `holding: no fresh reading for ${what}`, source: 'rule' };
   } else {
     wanted = { desired: 'off', ruleName: states[0]!.rule.kind, reason: `no rule met (${states.map(describe).join('; ')})`, source: 'rule' };

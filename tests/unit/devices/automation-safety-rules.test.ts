@@ -28,7 +28,7 @@ describe('sensor-loss fail-safe', () => {
       faultedFields: new Set<SensorField>(['temperature', 'humidity']),
     });
     expect(decision).toMatchObject({ desired: 'off', source: 'safety', ruleName: 'sensorLoss' });
-    expect(decision.reason).toMatch(/temperatureLow \(temperature sensor faulted\)/);
+    expect(decision.reason).toMatch(/\(air temperature sensor faulted\)/);
     expect(decision.reason).toMatch(/until fresh readings return/);
   });
 

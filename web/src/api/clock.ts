@@ -10,7 +10,7 @@ const CLOCK_POLL_MS = 30_000;
 export function useClockStatus(): ClockStatus | null {
   const query = useQuery({
     queryKey: ['health', 'clock'] as const,
-    queryFn: async ({ signal }) => (await api.get<{ clock: ClockStatus }>('/api/health', { signal, anonymous: true })).clock,
+    queryFn: async ({ signal }) => (await api.get<{ clock?: ClockStatus }>('/api/health', { signal })).clock ?? null,
     refetchInterval: CLOCK_POLL_MS,
   });
   return query.data ?? null;
