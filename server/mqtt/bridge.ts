@@ -1,4 +1,4 @@
-import { DomainError } from '../domain/errors.ts';
+import { commandFailureOf } from './command-error.ts';
 import type { IPublishPacket } from 'mqtt';
 import type { Logger } from 'pino';
 import type { Alert } from '../contract/alert.ts';
@@ -187,10 +187,11 @@ export class MqttBridge {
       .then(
         (result) => answer(true, result.message, result.device.status),
         (err: unknown) => {
-          const message = err instanceof Error ? err.message : String(err);
-          logger.warn({ deviceId, payload, reason: message }, 'MQTT command refused');
+          const failure = commandFailureOf(err);
+          if (failure.internal) logger.error({ err, deviceId, payload }, 'MQTT command failed');
+          else logger.warn({ deviceId, payload, reason: failure.message }, 'MQTT command refused');
           // The lock's kind, so an automation on the broker can tell a run budget from a dry tank.
-          answer(false, message, undefined, err instanceof DomainError ? err.lock?.kind : undefined);
+          answer(false, failure.message, undefined, failure.lock);
         },
       )
       .finally(() => this.#pendingCommands--);
