@@ -20,8 +20,10 @@ export interface SensorsFeature extends Feature {
 export function createSensorsFeature(ctx: AppContext): SensorsFeature {
   const { clock } = ctx;
   const logger = featureLogger(ctx, 'sensors');
-  const catchUp = new RollupCatchUp({ writer: new RollupWriter(ctx.database.sqlite), log: logger });
-  const repo = new ReadingsRepo(ctx.database.sqlite, { onRollupBacklog: () => catchUp.kick() });
+  // One rollup writer: the tick's inline fold and the background catch-up share its statements and state.
+  const rollupWriter = new RollupWriter(ctx.database.sqlite);
+  const catchUp = new RollupCatchUp({ writer: rollupWriter, log: logger });
+  const repo = new ReadingsRepo(ctx.database.sqlite, { rollupWriter, onRollupBacklog: () => catchUp.kick() });
   // A wall clock stepped back never writes readings into the past of the history (docs/hardware.md).
   const monotone = new MonotoneReadings({
     repo,

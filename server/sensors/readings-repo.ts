@@ -53,6 +53,8 @@ export interface ReadingsRepoOptions {
   rollups?: boolean;
   /** Told when a tick finds more unfolded rows than it folds by itself (start a catch-up). */
   onRollupBacklog?: () => void;
+  /** The one rollup writer of the database, shared with the catch-up (default: its own). */
+  rollupWriter?: RollupWriter;
 }
 
 /**
@@ -72,7 +74,7 @@ export class ReadingsRepo {
     private readonly options: ReadingsRepoOptions = {},
   ) {
     const useRollups = options.rollups ?? true;
-    this.#rollups = useRollups ? new RollupWriter(sqlite) : null;
+    this.#rollups = useRollups ? (options.rollupWriter ?? new RollupWriter(sqlite)) : null;
     this.#queries = new HistoryQueries(sqlite, { rollups: useRollups });
     this.#insert = sqlite.prepare(`INSERT INTO readings (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')})`);
     // One transaction per tick, rollups included: one fsync, and a tick is stored whole or not at all.
