@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { createGateway, type Gateway } from '../server/gateway.ts';
-import { startMosquitto, Subscriber } from '../tests/support/mosquitto.ts';
+import { GATEWAY_CREDENTIALS, startMosquitto, Subscriber } from '../tests/support/mosquitto.ts';
 import { percentile } from './proc-stats.ts';
 
 /**
@@ -32,7 +32,7 @@ try {
     const gateway = await createGateway({
       env: {},
       webRoot: null,
-      overrides: { port: 0, host: '127.0.0.1', demo: false, dataDir, greenhouseId: `house-${i}`, mqtt: { url: broker.url } as never },
+      overrides: { port: 0, host: '127.0.0.1', demo: false, dataDir, greenhouseId: `house-${i}`, mqtt: { url: broker.url, ...GATEWAY_CREDENTIALS } as never },
     });
     gateway.settings.updateSystem({ updateInterval: 1 });
     gateway.bus.on('samplerTicked', 'bench', ({ durationMs }) => phase && tickMs[phase].push(durationMs));

@@ -244,7 +244,7 @@ async function main() {
     }
   }
   if (options.build) run('npm', ['run', 'build'], { cwd: ROOT });
-  for (const needed of ['dist/server/main.js', 'web/dist/index.html']) {
+  for (const needed of ['dist/server/main.js', 'dist/server/admin.js', 'web/dist/index.html']) {
     if (!existsSync(join(ROOT, needed))) fail(`${needed} is missing: run npm run build (or drop --no-build)`);
   }
   for (const arch of options.archs) await buildRelease(arch, version, options);

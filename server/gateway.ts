@@ -17,6 +17,8 @@ import type { Config } from './config/schema.ts';
 import type { AppContext, GatewayHardware } from './context.ts';
 import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import type { ControlService } from './devices/control-service.ts';
+import type { BatchedTicks } from './sensors/batched-ticks.ts';
+import type { PreviewLimits } from './devices/rules/preview-service.ts';
 import { createDevicesFeature } from './devices/feature.ts';
 import { siteOf } from './devices/rules/site.ts';
 import { devicesDependingOn } from './devices/rules/dependents.ts';
@@ -50,6 +52,8 @@ export interface GatewayOptions {
   /** The process logger (gateway-process.ts: JSON lines with secrets redacted); default: silent. */
   logger?: Logger;
   hubOptions?: Partial<HubOptions>;
+  /** Rule previews at once, per account and in all (default DEFAULT_PREVIEW_LIMITS). */
+  previewLimits?: PreviewLimits;
   /** Folder of the built dashboard; default web/dist when it exists. */
   webRoot?: string | null;
 }
@@ -65,6 +69,8 @@ export interface Gateway extends AppContext {
   control: ControlService;
   /** The sampling loop: snapshot() of the newest values, lastSampleAt(sensorType), health(). */
   sampler: SamplingLoop;
+  /** The sampler's ticks waiting for their once-a-minute commit (`flush()` commits now). */
+  batches: BatchedTicks;
   /** http://host:port once started. */
   url: string;
   start(): Promise<void>;
@@ -87,7 +93,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const settings = createSettingsFeature(ctx);
   const usersFeature = createUsersFeature(ctx, { auth });
   const realtime = createRealtimeFeature(ctx, { auth, hubOptions: options.hubOptions });
-  const devices = createDevicesFeature(ctx, { hub: realtime.hub });
+  const devices = createDevicesFeature(ctx, { hub: realtime.hub, previewLimits: options.previewLimits });
   const alerts = createAlertsFeature(ctx, {
     emailRecipients: () => auth.users.emailRecipients(),
     dependentsOf: (sensorType) => devicesDependingOn(sensorType, devices.repo.listPlain(), ctx.settings.get().deviceSettings.deadband).map((d) => d.deviceName),
@@ -98,7 +104,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const sensors = createSensorsFeature(ctx);
   const listDevices = () => devices.repo.list();
   const mqtt = createMqttFeature(ctx, { control: devices.control, listDevices, snapshot: () => sensors.sampler.snapshot() });
-  const metrics = createMetricsFeature(ctx, { sampler: sensors.sampler, listDevices, alerts: alerts.service, mqttStatus: mqtt.status });
+  const metrics = createMetricsFeature(ctx, { sampler: sensors.sampler, listDevices, alerts: alerts.service, mqttStatus: mqtt.status, previews: () => devices.preview.counts(), mqttInputDropped: () => mqtt.inputDropped() });
   const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status, isSignedIn: auth.isSignedIn });
   const simulator = createSimulatorFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
@@ -118,6 +124,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     hub: realtime.hub,
     control: devices.control,
     sampler: sensors.sampler,
+    batches: sensors.batches,
     url: '',
     async start() {
       ctx.clockSync.start();

@@ -4,6 +4,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { CSV_COLUMNS, CSV_SOURCE_COLUMNS, csvLine, type CsvRow } from './csv-format.ts';
+import { runAsBackgroundThread } from '../db/worker-priority.ts';
+
+// Behind the main thread's sampling, rules and requests on a Pi core.
+runAsBackgroundThread();
 
 /** A chunk stays near the stream's buffer size. */
 const CHUNK_CHARS = 64 * 1024;

@@ -6,13 +6,14 @@ import { FailureEnvelope, GreenhouseParams } from '../contract/common.ts';
 import { HttpError } from '../http/errors.ts';
 import { HISTORY_RANGES_HOURS } from '../contract/reading.ts';
 import { backupFileName } from '../lifecycle/backup.ts';
+import { ExportSlots, type ExportLimits } from './export-slots.ts';
 import { readingsCsvStream } from './readings-csv.ts';
 
 export interface AnalyticsRoutesOptions {
   dbPath: string;
   clock: Clock;
-  /** Downloads running at once; each holds a read connection and a core on a Pi. */
-  maxConcurrentExports?: number;
+  /** Downloads running at once, per account and in all; each holds a read connection and a core on a Pi. */
+  exportLimits?: ExportLimits;
 }
 
 const ExportQuery = Type.Object({
@@ -24,8 +25,7 @@ const ExportQuery = Type.Object({
 /** /api/analytics: the Analytics screen's report download. */
 export async function analyticsRoutes(fastify: FastifyInstance, options: AnalyticsRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const maxConcurrent = options.maxConcurrentExports ?? 2;
-  let running = 0;
+  const slots = new ExportSlots(options.exportLimits);
 
   app.get(
     '/export/:greenhouseId',
@@ -43,15 +43,22 @@ export async function analyticsRoutes(fastify: FastifyInstance, options: Analyti
       },
     },
     async (request, reply) => {
-      if (running >= maxConcurrent) throw new HttpError(429, 'Too many report exports in progress, try again shortly');
       const { greenhouseId } = request.params;
       const hours = request.query.hours ?? 24;
       const toMs = options.clock.now();
       const stamp = backupFileName(toMs).replace(/^greenhouse-|\.db$/g, '');
-      const csv = readingsCsvStream(options.dbPath, greenhouseId, toMs - hours * 3_600_000, toMs);
-      running++;
+      // authenticate ran first: every export has its account.
+      const slot = slots.take(request.account!.id);
+      if ('refused' in slot) throw new HttpError(429, slot.refused);
+      let csv: ReturnType<typeof readingsCsvStream>;
+      try {
+        csv = readingsCsvStream(options.dbPath, greenhouseId, toMs - hours * 3_600_000, toMs);
+      } catch (err) {
+        slot.release();
+        throw err;
+      }
       // 'close' comes after the end, an error or the client going away: every path releases the slot.
-      csv.once('close', () => running--);
+      csv.once('close', slot.release);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${greenhouseId}-readings-${hours}h-${stamp}.csv"`)

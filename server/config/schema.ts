@@ -1,13 +1,13 @@
 import Type, { type Static } from 'typebox';
-import { SafeText } from '../contract/common.ts';
+import { DEVICE_ID_PATTERN, VisibleText } from '../contract/common.ts';
 import { DeviceType } from '../contract/device.ts';
 import { SensorInstanceEntrySchema, type SensorInstanceEntry } from './sensor-instances.ts';
 
 const Pin = Type.Integer({ minimum: 0, maximum: 27, description: 'BCM GPIO number' });
 
 const RelayDevice = Type.Object({
-  deviceId: Type.String({ minLength: 1, maxLength: 64 }),
-  deviceName: SafeText({ minLength: 1, maxLength: 100 }),
+  deviceId: Type.String({ minLength: 1, maxLength: 64, pattern: DEVICE_ID_PATTERN }),
+  deviceName: VisibleText({ maxLength: 100 }),
   deviceType: DeviceType,
   powerW: Type.Number({ minimum: 0, maximum: 10000 }),
 });
@@ -100,6 +100,8 @@ export const ConfigSchema = Type.Object({
       connectionsTotal: Type.Integer({ minimum: 10, maximum: 100000, default: 1000 }),
       /** Open TCP connections one address may hold; more are dropped at accept (a phone uses about 6). */
       connectionsPerAddress: Type.Integer({ minimum: 4, maximum: 100000, default: 64 }),
+      /** Devices in the registry: adding one more is refused (409); a thousand made /metrics 400 KB. */
+      maxDevices: Type.Integer({ minimum: 1, maximum: 10000, default: 100 }),
       /** Request headers must arrive within this time; slow clients are dropped. */
       headersTimeoutMs: Type.Integer({ minimum: 100, maximum: 120000, default: 10000 }),
       /** An idle keep-alive connection is closed after this time. */

@@ -16,6 +16,11 @@ export const MqttStatus = Type.Object({
   dropped: Type.Integer({ minimum: 0 }),
   published: Type.Integer({ minimum: 0 }),
   commandsReceived: Type.Integer({ minimum: 0 }),
+  /**
+   * Why commands on `devices/+/set` are not listened to (no broker credentials configured: on a broker
+   * that lets anyone in, anyone could switch the heater), or null when they are.
+   */
+  commandsIgnored: Type.Union([Type.String(), Type.Null()]),
   lastConnectedAt: Type.Union([IsoTimestamp, Type.Null()]),
   lastError: Type.Union([Type.String(), Type.Null()]),
   /** When the next connection attempt is due while disconnected (back-off), else null. */

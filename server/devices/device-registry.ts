@@ -53,6 +53,8 @@ export interface DeviceRegistryDeps {
   clock: Clock;
   /** Refuses a schedule the gateway cannot follow (sunrise/sunset without a configured site). */
   checkSchedule?: (schedule: NonNullable<AutomationRules['schedule']>) => void;
+  /** Config limits.maxDevices: adding beyond it is refused (configured outputs' devices are not capped). */
+  maxDevices?: number;
 }
 
 /** Adding, changing and removing devices, their automation settings, and the start-up sync with config. */
@@ -109,6 +111,10 @@ export class DeviceRegistry {
 
   add(input: AddDeviceInput): Device {
     if (this.deps.repo.find(input.deviceId)) throw conflict(`deviceId '${input.deviceId}' is already in use`);
+    const max = this.deps.maxDevices;
+    if (max !== undefined && this.deps.repo.count() >= max) {
+      throw conflict(`This gateway already has ${max} devices, its limit (config limits.maxDevices): remove one first`);
+    }
     const outputId = input.outputId ?? null;
     if (outputId !== null) this.#checkBinding(input.deviceType, outputId, null);
     const device = this.deps.repo.insert({ ...input, outputId, status: safeStatusFor(input.deviceType) });

@@ -1,5 +1,5 @@
 import type { Clock } from '../../common/clock.ts';
-import { and, asc, desc, eq, gte, lt, ne, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
 import {
   EMPTY_RULES,
   type AutomationRules,
@@ -97,6 +97,11 @@ export class DevicesRepo {
   /** The rows without stateReason and locks (what safety and the lock computation read). */
   listPlain(): Device[] {
     return this.deps.db.select().from(devices).where(eq(devices.greenhouseId, this.greenhouseId)).orderBy(devices.id).all().map((r) => this.#toDevice(r));
+  }
+
+  /** Devices of this greenhouse (one COUNT, for the registry's cap). */
+  count(): number {
+    return this.deps.db.select({ n: sql<number>`count(*)` }).from(devices).where(eq(devices.greenhouseId, this.greenhouseId)).get()?.n ?? 0;
   }
 
   find(deviceId: string): Device | null {

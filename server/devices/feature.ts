@@ -11,8 +11,7 @@ import { DevicesRepo } from './devices-repo.ts';
 import { QuickActions } from './quick-actions.ts';
 import { deviceRoutes } from './routes.ts';
 import { AutomationRunner } from './rules/automation-runner.ts';
-import { PreviewService } from './rules/preview-service.ts';
-import { RecordedHistory } from './rules/recorded-history.ts';
+import { PreviewService, type PreviewLimits } from './rules/preview-service.ts';
 import { liveSite, scheduleChecker } from './rules/site.ts';
 import { LockWatch } from './lock-watch.ts';
 import { explainDevice } from './state-view.ts';
@@ -26,10 +25,12 @@ export interface DevicesFeature extends Feature {
   registry: DeviceRegistry;
   safety: SafetySupervisor;
   automation: AutomationRunner;
+  /** Rule previews on worker threads: counts for /api/metrics. */
+  preview: PreviewService;
 }
 
 /** Devices and automation: the registry, the one control path, safety interlocks and the rule runner. */
-export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }): DevicesFeature {
+export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; previewLimits?: PreviewLimits }): DevicesFeature {
   const { config, clock, bus, settings, hardware } = ctx;
   const logger = featureLogger(ctx, 'devices');
   const greenhouseId = config.greenhouseId;
@@ -70,10 +71,10 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
   control = new ControlService({ repo, outputs: hardware.outputs, settings, bus, safety, clock });
   const site = liveSite(() => settings.get().systemSettings);
   const checkSchedule = scheduleChecker(site);
-  const registry = new DeviceRegistry({ repo, control, bus, clock, checkSchedule });
+  const registry = new DeviceRegistry({ repo, control, bus, clock, checkSchedule, maxDevices: config.limits.maxDevices });
   const quickActions = new QuickActions({ repo, registry, control, settings, latestSnapshot: () => latestSnapshot, clock });
   automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site, clockSynchronised: () => ctx.clockSync.synchronised() });
-  const preview = new PreviewService({ repo, history: new RecordedHistory(ctx.database.sqlite, greenhouseId), settings, clock, site, checkSchedule });
+  const preview = new PreviewService({ repo, settings, clock, site, checkSchedule, dbPath: ctx.database.path, greenhouseId, limits: uses.previewLimits });
   const lockWatch = new LockWatch({ bus, clock, greenhouseId, listExplained: () => repo.list() });
   registerDeviceControlCommand(uses.hub, control, ctx.resolveGreenhouse);
 
@@ -85,6 +86,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
     registry,
     safety,
     automation,
+    preview,
     async registerRoutes(api) {
       await api.register(deviceRoutes, { prefix: '/devices', repo, registry, control, quickActions, preview });
     },
@@ -101,6 +103,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub }
     async stop() {
       offSnapshot?.();
       lockWatch.stop();
+      await preview.stop();
       await automation.stop();
       safety.stop();
       await control.idle();

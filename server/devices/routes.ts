@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { FailureEnvelope, GreenhouseParams } from '../contract/common.ts';
 import { LockedFailureEnvelope } from '../contract/device.ts';
-import { requireWriter } from '../auth/guard.ts';
+import { requireRole, requireWriter } from '../auth/guard.ts';
 import { notFound } from '../domain/errors.ts';
 import { ok } from '../http/reply.ts';
 import type { ControlService } from './control-service.ts';
@@ -95,9 +95,21 @@ export async function deviceRoutes(fastify: FastifyInstance, options: DeviceRout
     ok(registry.setAutomation(request.params.deviceId, request.body), 'Automation settings updated successfully'),
   );
 
-  // A read (it touches nothing), open to viewers too: seeing what a rule would do needs no right to change it.
-  app.post('/:deviceId/automation/preview', { schema: { params: DeviceIdParams, body: PreviewBody, response: { 200: PreviewReply, ...failures } } }, async (request) =>
-    ok(await preview.preview(request.params.deviceId, request.body.automationRules, request.body.hours)),
+  // A read (it touches nothing), open to viewers too: seeing what a rule would do needs no right to change
+  // it. But it is seconds of work on a worker: only the granted roles (not an account awaiting approval).
+  const reader = { preValidation: requireRole('admin', 'operator', 'viewer') };
+  app.post(
+    '/:deviceId/automation/preview',
+    { schema: { params: DeviceIdParams, body: PreviewBody, response: { 200: PreviewReply, ...failures, 429: FailureEnvelope } }, ...reader },
+    async (request, reply) => {
+      const gone = new AbortController();
+      // The response closes before it was written only when the client went away: stop the worker.
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) gone.abort();
+      });
+      const { deviceId } = request.params;
+      return ok(await preview.preview({ deviceId, changes: request.body.automationRules, hours: request.body.hours, accountId: request.account!.id, signal: gone.signal }));
+    },
   );
 
   const quick = { schema: { params: GreenhouseParams, response: { 200: QuickActionReply, ...failures } }, ...writer };

@@ -1,13 +1,13 @@
 import Type from 'typebox';
-import { Envelope, SafeText } from '../contract/common.ts';
+import { DEVICE_ID_PATTERN, Envelope, VisibleText } from '../contract/common.ts';
 import { AddableDeviceType, AutomationPreview, ControlAction, ControlLog, ControlSource, Device, DeviceStats, DeviceType, Schedule, SensorLossAction } from '../contract/device.ts';
 
 export const DeviceIdParams = Type.Object({
-  deviceId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+  deviceId: Type.String({ minLength: 1, maxLength: 64, pattern: DEVICE_ID_PATTERN }),
 });
 
-const DeviceName = SafeText({ minLength: 1, maxLength: 100 });
-const Location = SafeText({ minLength: 1, maxLength: 100 });
+const DeviceName = VisibleText({ maxLength: 100 });
+const Location = VisibleText({ maxLength: 100 });
 const Power = Type.Number({ minimum: 0, maximum: 100000 });
 const OutputId = Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()]);
 

@@ -12,7 +12,9 @@ export type DomainErrorKind =
   /** A safety rule refuses it (pump lockout, interlock, cut-off). */
   | 'refused_by_safety'
   /** The hardware cannot do it right now (an output missing or not answering). */
-  | 'unavailable';
+  | 'unavailable'
+  /** Too much of this work is running already (heavy reads capped per account and in all); retry shortly. */
+  | 'busy';
 
 /** The lock that refused a switch-on (the wire's DeviceLock; the domain keeps its own copy of the shape). */
 export interface RefusingLock {
@@ -41,6 +43,7 @@ export const conflict = (message: string) => new DomainError('conflict', message
 export const refusedBySafety = (message: string) => new DomainError('refused_by_safety', message);
 export const refusedByLock = (message: string, lock: RefusingLock) => new DomainError('refused_by_safety', message, undefined, lock);
 export const unavailable = (message: string) => new DomainError('unavailable', message);
+export const busy = (message: string) => new DomainError('busy', message);
 
 /** A refusal the caller should expect and retry later (rules ask again next tick), not a failure. */
 export function isRefusal(err: unknown): err is DomainError {

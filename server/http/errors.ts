@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { SAFE_TEXT_PATTERN, type FailureEnvelope } from '../contract/common.ts';
+import { DEVICE_ID_PATTERN, SAFE_TEXT_PATTERN, VISIBLE_TEXT_PATTERN, type FailureEnvelope } from '../contract/common.ts';
 import { DomainError, type DomainErrorKind, type RefusingLock } from '../domain/errors.ts';
 
 /** An error whose message is safe and useful to show the client, with its HTTP status. */
@@ -24,6 +24,7 @@ const STATUS_OF_DOMAIN_ERROR: Record<DomainErrorKind, number> = {
   // design.md: a safety refusal is a 409 with a message saying why.
   refused_by_safety: 409,
   unavailable: 503,
+  busy: 429,
 };
 
 /** An error turned into what a client may see: its status, message and field (or null for a 5xx). */
@@ -65,6 +66,12 @@ function describeIssue(issue: AjvIssue): { field: string; message: string } {
   }
   if (issue.keyword === 'pattern' && issue.params?.pattern === SAFE_TEXT_PATTERN) {
     return { field, message: `${field} must not contain control or bidirectional-override characters` };
+  }
+  if (issue.keyword === 'pattern' && issue.params?.pattern === VISIBLE_TEXT_PATTERN) {
+    return { field, message: `${field} must contain a visible character (and no control or bidirectional-override characters)` };
+  }
+  if (issue.keyword === 'pattern' && issue.params?.pattern === DEVICE_ID_PATTERN) {
+    return { field, message: `${field} may contain only letters, digits, _ and - (it is part of MQTT topics)` };
   }
   if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf' || issue.keyword === 'const' || issue.keyword === 'enum') {
     return { field, message: `${field} has an invalid value` };

@@ -6,6 +6,11 @@ import type { FastifyInstance } from 'fastify';
 /**
  * Serves the built dashboard. Any other GET that is not under /api or /ws gets index.html, so a deep
  * link such as /dashboard/sensors reloads into the app; unknown /api paths answer JSON 404.
+ *
+ * The build writes a Brotli and a gzip copy beside each text asset (scripts/compress-web.mjs):
+ * `preCompressed` sends the best one the browser accepts, with Content-Encoding, and the original to
+ * a client that accepts neither. Nothing is compressed per request: on a Pi core that is CPU taken
+ * from sampling and control (docs/performance.md).
  */
 export async function registerDashboard(app: FastifyInstance, webRoot: string | null): Promise<void> {
   const hasBuild = webRoot !== null && existsSync(join(webRoot, 'index.html'));
@@ -15,9 +20,12 @@ export async function registerDashboard(app: FastifyInstance, webRoot: string | 
       wildcard: false,
       index: false,
       cacheControl: false,
-      // Hashed asset names never change content; index.html must always be revalidated.
+      preCompressed: true,
+      // Hashed asset names never change content; index.html must always be revalidated. The answer
+      // depends on Accept-Encoding, so caches must key on it.
       setHeaders: (res, path) => {
         res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.setHeader('Vary', 'Accept-Encoding');
       },
     });
   }

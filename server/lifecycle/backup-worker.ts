@@ -3,6 +3,10 @@
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { runAsBackgroundThread } from '../db/worker-priority.ts';
+
+// Behind the main thread's sampling, rules and requests on a Pi core.
+runAsBackgroundThread();
 
 const { dbPath, partialPath } = workerData as { dbPath: string; partialPath: string };
 

@@ -3,6 +3,7 @@ import type { AlertService } from '../alerts/alert-service.ts';
 import type { AppContext } from '../context.ts';
 import type { Device } from '../contract/device.ts';
 import type { MqttStatus } from '../contract/fleet.ts';
+import type { PreviewCounts } from '../devices/rules/preview-service.ts';
 import type { Feature } from '../features.ts';
 import type { SamplingLoop } from '../sensors/sampling-loop.ts';
 import { GatewayMetrics } from './gateway-metrics.ts';
@@ -16,6 +17,9 @@ export interface MetricsUses {
   listDevices: () => Device[];
   alerts: Pick<AlertService, 'stats'>;
   mqttStatus: () => MqttStatus;
+  previews: () => PreviewCounts;
+  /** MQTT input dropped by reason, or null while the bridge is off. */
+  mqttInputDropped: () => Readonly<Record<string, number>> | null;
 }
 
 async function metricsRoutes(app: FastifyInstance, options: { metrics: GatewayMetrics }): Promise<void> {
@@ -40,6 +44,8 @@ export function createMetricsFeature(ctx: AppContext, uses: MetricsUses): Metric
     listDevices: uses.listDevices,
     alertStats: () => uses.alerts.stats(),
     mqttStatus: uses.mqttStatus,
+    previews: uses.previews,
+    mqttInputDropped: uses.mqttInputDropped,
   });
   const offs: Array<() => void> = [];
   return {

@@ -6,6 +6,7 @@ import type { Device } from '../contract/device.ts';
 import type { MqttStatus } from '../contract/fleet.ts';
 import { SENSOR_TYPES, type SensorSnapshot, type SensorType } from '../contract/reading.ts';
 import { isOnStatus } from '../devices/actions.ts';
+import type { PreviewCounts } from '../devices/rules/preview-service.ts';
 import { QUANTITIES, QUANTITY_KEYS } from '../../common/catalogue.ts';
 import { allSensorsUpdate } from '../sensors/all-sensors-update.ts';
 import type { SensorHealthReport } from '../sensors/sensor-health.ts';
@@ -20,6 +21,8 @@ export interface MetricsSources {
   listDevices: () => Device[];
   alertStats: () => AlertStats;
   mqttStatus: () => MqttStatus;
+  previews: () => PreviewCounts;
+  mqttInputDropped: () => Readonly<Record<string, number>> | null;
 }
 
 /** HTTP latencies from a LAN request (~1 ms) to a CSV export (seconds). */
@@ -174,6 +177,34 @@ export class GatewayMetrics {
     mqtt('greenhouse_mqtt_connected', '1 while the MQTT bridge is connected to its broker (absent: bridge off)', (s) => (s.state === 'connected' ? 1 : 0));
     mqtt('greenhouse_mqtt_queued_messages', 'Messages waiting for the MQTT broker', (s) => s.queued);
     mqtt('greenhouse_mqtt_dropped_messages', 'Events dropped by the MQTT queue cap since start', (s) => s.dropped);
+    new Gauge({
+      name: 'greenhouse_mqtt_input_dropped',
+      help: 'MQTT input dropped since start by reason: oversized (a payload past its cap), rate (a flood past the per-device or total rate) (absent: bridge off)',
+      labelNames: ['reason'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [reason, count] of Object.entries(sources.mqttInputDropped() ?? {})) this.set({ reason }, count);
+      },
+    });
+    new Gauge({
+      name: 'greenhouse_rule_previews_running',
+      help: 'Rule previews running now, each on a worker thread',
+      registers,
+      collect() {
+        this.set(sources.previews().running);
+      },
+    });
+    new Gauge({
+      name: 'greenhouse_rule_previews',
+      help: 'Rule previews since start by outcome: completed, cancelled (the client went away), refused (over the caps)',
+      labelNames: ['outcome'],
+      registers,
+      collect() {
+        const counts = sources.previews();
+        for (const outcome of ['completed', 'cancelled', 'refused'] as const) this.set({ outcome }, counts[outcome]);
+      },
+    });
     this.#http = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request duration by route template',

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { SystemClock, type Clock } from '../../common/clock.ts';
 import { packageVersion } from '../appliance/health-feature.ts';
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
+import { isTopicSafeDeviceId } from '../contract/common.ts';
 import type { Device } from '../contract/device.ts';
 import type { MqttStatus } from '../contract/fleet.ts';
 import type { SensorSnapshot } from '../contract/reading.ts';
@@ -10,11 +12,14 @@ import type { Feature } from '../features.ts';
 import { MqttBridge } from './bridge.ts';
 import { MqttConnection, type ConnectFn } from './connection.ts';
 import { Discovery } from './discovery.ts';
+import type { DropReason } from './input-guard.ts';
 import { Topics } from './topics.ts';
 
 export interface MqttFeature extends Feature {
   /** The bridge as /api/health and Settings > System show it. */
   status(): MqttStatus;
+  /** MQTT input dropped since start by reason (oversized, rate), or null while the bridge is off. */
+  inputDropped(): Readonly<Record<DropReason, number>> | null;
 }
 
 export interface MqttUses {
@@ -37,10 +42,25 @@ const OFF: MqttStatus = {
   dropped: 0,
   published: 0,
   commandsReceived: 0,
+  commandsIgnored: null,
   lastConnectedAt: null,
   lastError: null,
   nextAttemptAt: null,
 };
+
+/** Why commands are not listened to: MQTT has no roles, so only a broker that checks who publishes may command. */
+export const NO_CREDENTIALS = 'no broker credentials configured (mqtt.username and mqtt.password)';
+
+/** Credentials in the config keys or in the url's user info (`mqtt://user:password@host`). */
+function hasCredentials(mqtt: AppContext['config']['mqtt']): boolean {
+  if (mqtt.username !== undefined && mqtt.password !== undefined && mqtt.password !== '') return true;
+  try {
+    const url = new URL(mqtt.url ?? '');
+    return url.username !== '' && url.password !== '';
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The MQTT bridge (design.md, Fleet): off while `mqtt.url` is unset, and then the mqtt package is never
@@ -53,6 +73,19 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
   const topics = new Topics(mqtt.baseTopic, config.greenhouseId);
   let connection: MqttConnection | null = null;
   let bridge: MqttBridge | null = null;
+  const commandsIgnored = hasCredentials(mqtt) ? null : NO_CREDENTIALS;
+  // Devices whose id would be a wildcard or an extra level in a topic (rows from before ids were
+  // checked): publishing one makes the broker drop the connection, at every reconnect. Skipped, said once.
+  const skipped = new Set<string>();
+  const topicSafeDevices = () =>
+    uses.listDevices().filter((device) => {
+      if (isTopicSafeDeviceId(device.deviceId)) return true;
+      if (!skipped.has(device.deviceId)) {
+        skipped.add(device.deviceId);
+        logger.warn({ deviceId: device.deviceId }, 'MQTT: device skipped, its id is not safe in a topic (only letters, digits, _ and -); give it a new id');
+      }
+      return false;
+    });
 
   return {
     name: 'mqtt',
@@ -65,20 +98,27 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
         topicRoot: topics.root,
         discovery: mqtt.homeAssistant.discovery,
         commandsReceived: bridge.commandsReceived,
+        commandsIgnored,
       };
+    },
+    inputDropped() {
+      return bridge?.inputDropped ?? null;
     },
     async start() {
       if (mqtt.url === undefined) return;
       const connect = uses.connect ?? (await import('mqtt')).connect;
+      const timers = uses.timers ?? new SystemClock();
       connection = new MqttConnection({
         url: mqtt.url,
         username: mqtt.username,
         password: mqtt.password,
-        clientId: mqtt.clientId ?? `greenhouse-${config.greenhouseId}`,
+        // A random suffix: anyone connecting with the predictable id would otherwise take the session
+        // over, and every such connect made the gateway flap offline/online.
+        clientId: `${mqtt.clientId ?? `greenhouse-${config.greenhouseId}`}-${randomBytes(4).toString('hex')}`,
         statusTopic: topics.status,
         eventLimit: mqtt.queueLimit,
         connect,
-        timers: uses.timers ?? new SystemClock(),
+        timers,
         logger,
       });
       const discovery = mqtt.homeAssistant.discovery
@@ -100,13 +140,16 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
         greenhouseId: config.greenhouseId,
         bus: ctx.bus,
         control: uses.control,
-        listDevices: uses.listDevices,
+        acceptCommands: commandsIgnored === null,
+        listDevices: topicSafeDevices,
         snapshot: uses.snapshot,
         logger,
+        timers,
       });
       bridge.start();
       connection.open();
       logger.info({ broker: connection.broker, topicRoot: topics.root }, 'MQTT bridge started');
+      if (commandsIgnored) logger.warn({ broker: connection.broker }, `MQTT commands are ignored: ${commandsIgnored}; states are still published`);
     },
     async stop() {
       bridge?.stop();

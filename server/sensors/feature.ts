@@ -4,6 +4,7 @@ import { featureLogger } from '../context.ts';
 import type { Feature } from '../features.ts';
 import { RollupCatchUp } from '../history/rollup-catch-up.ts';
 import { RollupWriter } from '../history/rollup-writer.ts';
+import { BatchedTicks } from './batched-ticks.ts';
 import { ReadingsRepo } from './readings-repo.ts';
 import { sensorRoutes } from './routes.ts';
 import { SamplingLoop } from './sampling-loop.ts';
@@ -14,6 +15,8 @@ export interface SensorsFeature extends Feature {
   sampler: SamplingLoop;
   /** Folds a rollup backlog in slices; `whenCurrent()` resolves once history reads are cheap. */
   catchUp: RollupCatchUp;
+  /** The sampler's ticks, committed about once a minute (`flush()` commits now). */
+  batches: BatchedTicks;
 }
 
 /** Sensors end to end: the sampling loop, the readings table and its rollups, the /api/sensors routes. */
@@ -24,9 +27,10 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
   const rollupWriter = new RollupWriter(ctx.database.sqlite);
   const catchUp = new RollupCatchUp({ writer: rollupWriter, log: logger });
   const repo = new ReadingsRepo(ctx.database.sqlite, { rollupWriter, onRollupBacklog: () => catchUp.kick() });
+  const batches = new BatchedTicks({ repo, sqlite: ctx.database.sqlite, clock, logger });
   // A wall clock stepped back never writes readings into the past of the history (docs/hardware.md).
   const monotone = new MonotoneReadings({
-    repo,
+    repo: batches,
     greenhouseId: ctx.config.greenhouseId,
     onHeldBack: (sensorType, behindMs) =>
       logger.warn({ sensorType, behindSeconds: Math.round(behindMs / 1000) }, 'the clock is behind the newest stored reading: storing resumes once it passes it'),
@@ -47,16 +51,28 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
     repo,
     sampler,
     catchUp,
+    batches,
     async registerRoutes(api) {
-      await api.register(sensorRoutes, { prefix: '/sensors', repo, clock, historyReady: () => catchUp.whenCurrent(), ppfdPerLux: ctx.config.light.ppfdPerLux, sampler });
+      // A history read wants the newest readings too: the held batch is committed first.
+      const historyReady = () => {
+        batches.flush();
+        return catchUp.whenCurrent();
+      };
+      // Any write on the gateway's connection (total_changes) or another's (data_version) is a new version.
+      const versions = ctx.database.sqlite.prepare('SELECT total_changes()').pluck();
+      const dataVersion = () => (versions.get() as number) * 1_000 + (ctx.database.sqlite.pragma('data_version', { simple: true }) as number);
+      await api.register(sensorRoutes, { prefix: '/sensors', repo, latest: (id) => batches.latest(id), clock, historyReady, dataVersion, ppfdPerLux: ctx.config.light.ppfdPerLux, sampler });
     },
     start: () => {
       // Rollups catch up in the background (a restored database); history requests wait for them.
       catchUp.start();
+      batches.start();
       return sampler.start();
     },
     stop: async () => {
       await sampler.stop();
+      // The last ticks reach the disk before the database closes.
+      batches.stop();
       await catchUp.stop();
     },
   };

@@ -2,6 +2,7 @@ import { QUANTITIES, QUANTITY_KEYS, ZONE_MAIN_QUANTITY, type QuantityColumn, typ
 import { toIso } from '../db/open.ts';
 import type { Reading, SensorType } from '../contract/reading.ts';
 import { climateMetrics } from './climate-metrics.ts';
+import type { NewReading } from './readings-repo.ts';
 
 /** A `readings` row as better-sqlite3 returns it (snake_case columns; one per quantity of the catalogue). */
 export type ReadingRow = {
@@ -19,6 +20,13 @@ export const FIELD_OF_COLUMN = Object.fromEntries(QUANTITY_KEYS.map((q) => [QUAN
 export const MAIN_FIELD = Object.fromEntries(
   Object.entries(ZONE_MAIN_QUANTITY).map(([zone, q]) => [zone, { column: QUANTITIES[q].column, unit: QUANTITIES[q].unit }]),
 ) as Record<SensorType, { column: QuantityColumn; unit: string }>;
+
+/** A tick's zone values as the row they are stored as (every catalogue column, null where absent). */
+export function rowOfNewReading(id: number | string, greenhouseId: string, r: NewReading): ReadingRow {
+  const row: ReadingRow = { id, greenhouse_id: greenhouseId, sensor_type: r.sensorType, taken_at: r.takenAtMs, vpd_uncertainty_kpa: r.vpdUncertaintyKpa ?? null };
+  for (const q of QUANTITY_KEYS) row[QUANTITIES[q].column] = r[q] ?? null;
+  return row;
+}
 
 /** Row to wire reading: a field the zone does not carry is absent, not null (docs/sensors.md, zones). */
 export function readingFromRow(row: ReadingRow): Reading {

@@ -7,8 +7,8 @@ import { INLINE_FOLD_MAX_ROWS } from '../history/rollup-catch-up.ts';
 import { FIELD_COLUMNS, HOUR_MS, type FieldColumn } from '../history/rollup-levels.ts';
 import { RollupWriter } from '../history/rollup-writer.ts';
 import { climateMetrics } from './climate-metrics.ts';
-import { FIELD_OF_COLUMN, MAIN_FIELD, readingFromRow, type ReadingRow } from './reading-row.ts';
-import { QUANTITIES, QUANTITY_KEYS, type QuantityKey } from '../../common/catalogue.ts';
+import { FIELD_OF_COLUMN, MAIN_FIELD, readingFromRow, rowOfNewReading, type ReadingRow } from './reading-row.ts';
+import { QUANTITY_KEYS, type QuantityKey } from '../../common/catalogue.ts';
 
 /** One zone's values from one tick (the median of its sensors), stamped with the clock at read time. */
 export type NewReading = {
@@ -102,11 +102,7 @@ export class ReadingsRepo {
     const ids = this.#insertTick(greenhouseId, rows);
     // Behind by more than a tick folds: the rows are stored, the catch-up folds them in slices.
     if (this.#rollups && this.#rollups.pendingRows() > 0) this.options.onRollupBacklog?.();
-    return rows.map((r, i) => {
-      const row: ReadingRow = { id: ids[i]!, greenhouse_id: greenhouseId, sensor_type: r.sensorType, taken_at: r.takenAtMs, vpd_uncertainty_kpa: r.vpdUncertaintyKpa ?? null };
-      for (const q of QUANTITY_KEYS) row[QUANTITIES[q].column] = r[q] ?? null;
-      return readingFromRow(row);
-    });
+    return rows.map((r, i) => readingFromRow(rowOfNewReading(ids[i]!, greenhouseId, r)));
   }
 
   /** Rows not yet in the rollups (0 when they are current or off). */

@@ -1,10 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Clock } from '../../common/clock.ts';
 import { GreenhouseParams } from '../contract/common.ts';
+import type { Reading } from '../contract/reading.ts';
 import { ok } from '../http/reply.ts';
 import { TurnTaking } from '../history/turn-taking.ts';
-import type { ReadingsRepo } from './readings-repo.ts';
+import { HistoryAnswers } from './history-answers.ts';
+import { bucketMsFor, type ReadingsRepo } from './readings-repo.ts';
 import { dailyLightIntegral, LIGHT_BUCKET_MS, windowStartMs } from './light-integral.ts';
 import type { SamplingLoop } from './sampling-loop.ts';
 import { failures, InstancesReply, HistoricalQuery, HistoricalReply, HoursQuery, HourlyReply, LatestReply, LightIntegralQuery, LightIntegralReply, StatsReply } from './schemas.ts';
@@ -12,6 +14,8 @@ import { sensorStatus } from './status.ts';
 
 export interface SensorRoutesOptions {
   repo: ReadingsRepo;
+  /** The newest reading per sensor type (default the table's; the sampler's batch when it holds newer). */
+  latest?: (greenhouseId: string) => Reading[];
   clock: Clock;
   /** Resolves when the rollups are current enough to answer from (after a restore, their catch-up). */
   historyReady?: () => Promise<void>;
@@ -19,7 +23,12 @@ export interface SensorRoutesOptions {
   ppfdPerLux: number;
   /** Instance health and zone faults. */
   sampler: Pick<SamplingLoop, 'instances' | 'zoneFault'>;
+  /** Moves whenever stored data changes (default: never, answers are then computed each time). */
+  dataVersion?: () => number;
 }
+
+/** Stats and hourly answers over a moving window are kept at most this long. */
+const SUMMARY_SLOT_MS = 60_000;
 
 const DEFAULT_HOURS = 24;
 
@@ -31,6 +40,20 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
   // One history query per event-loop turn, however many dashboards ask at once.
   const turns = new TurnTaking();
   const params = GreenhouseParams;
+  const answers = new HistoryAnswers();
+  const dataVersion = options.dataVersion;
+  /** Sends the answer's JSON: the kept one while data and time slot are the same, else computed. */
+  const answer = async (reply: FastifyReply, question: string, slotMs: number, compute: () => unknown): Promise<void> => {
+    if (!dataVersion) {
+      await reply.send(ok(await turns.run(compute)));
+      return;
+    }
+    const body = await answers.get(question, { dataVersion: dataVersion(), nowMs: clock.now(), slotMs }, async () =>
+      // The route's own serializer (its response schema), as Fastify would have applied it.
+      reply.serialize(ok(await turns.run(compute))) as string,
+    );
+    await reply.type('application/json; charset=utf-8').send(body);
+  };
 
   // Estimated from the LDR's lux over the 5-minute rollups, per local day (design.md, Climate metrics).
   app.get(
@@ -46,7 +69,7 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
 
   app.get('/latest/:greenhouseId', { schema: { params, response: { 200: LatestReply, ...failures } } }, async (request) => {
     const nowMs = clock.now();
-    const latest = repo.latest(request.params.greenhouseId);
+    const latest = options.latest ? options.latest(request.params.greenhouseId) : repo.latest(request.params.greenhouseId);
     return ok(latest.map((r) => ({ ...r, status: sensorStatus(Date.parse(r.timestamp), nowMs, options.sampler.zoneFault(r.sensorType) !== null) })));
   });
 
@@ -56,20 +79,25 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
   app.get(
     '/historical/:greenhouseId',
     { schema: { params, querystring: HistoricalQuery, response: { 200: HistoricalReply, ...failures } } },
-    async (request) => {
+    async (request, reply) => {
       const { hours = DEFAULT_HOURS, sensorType } = request.query;
+      const { greenhouseId } = request.params;
       await historyReady();
-      return ok(await turns.run(() => repo.historical(request.params.greenhouseId, hours, clock.now(), sensorType)));
+      await answer(reply, `historical|${greenhouseId}|${hours}|${sensorType ?? ''}`, bucketMsFor(hours), () => repo.historical(greenhouseId, hours, clock.now(), sensorType));
     },
   );
 
-  app.get('/stats/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: StatsReply, ...failures } } }, async (request) => {
+  app.get('/stats/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: StatsReply, ...failures } } }, async (request, reply) => {
+    const { greenhouseId } = request.params;
+    const hours = request.query.hours ?? DEFAULT_HOURS;
     await historyReady();
-    return ok(await turns.run(() => repo.stats(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now())));
+    await answer(reply, `stats|${greenhouseId}|${hours}`, SUMMARY_SLOT_MS, () => repo.stats(greenhouseId, hours, clock.now()));
   });
 
-  app.get('/hourly/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: HourlyReply, ...failures } } }, async (request) => {
+  app.get('/hourly/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: HourlyReply, ...failures } } }, async (request, reply) => {
+    const { greenhouseId } = request.params;
+    const hours = request.query.hours ?? DEFAULT_HOURS;
     await historyReady();
-    return ok(await turns.run(() => repo.hourly(request.params.greenhouseId, request.query.hours ?? DEFAULT_HOURS, clock.now())));
+    await answer(reply, `hourly|${greenhouseId}|${hours}`, SUMMARY_SLOT_MS, () => repo.hourly(greenhouseId, hours, clock.now()));
   });
 }

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { registerUser, httpClient } from '../support/http.ts';
-import { startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
+import { GATEWAY_CREDENTIALS, startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
 import { launchBrowser, newPage, signInViaUi, startGatewayForBrowser, type BrowserGateway, type Credentials } from './harness.ts';
 
 const viewer: Credentials = { username: 'grower', password: 'tomatoes-2026' };
@@ -16,7 +16,7 @@ describe('Settings > System: the MQTT bridge line', () => {
 
   beforeAll(async () => {
     broker = await startMosquitto();
-    [server, browser] = await Promise.all([startGatewayForBrowser({ overrides: { mqtt: { url: broker.url } as never } }), launchBrowser()]);
+    [server, browser] = await Promise.all([startGatewayForBrowser({ overrides: { mqtt: { url: broker.url, ...GATEWAY_CREDENTIALS } as never } }), launchBrowser()]);
     await registerUser(httpClient(server.url), { username: viewer.username, password: viewer.password });
   });
   afterAll(async () => {

@@ -19,7 +19,7 @@ describe('one gateway under attack', () => {
   const sockets: TestSocket[] = [];
 
   beforeAll(async () => {
-    gw = await startTestGateway({ limits: { websocketsPerAccount: 20, websocketsTotal: 200, anonymousWebsocketsPerAddress: 4, headersTimeoutMs: 500, keepAliveTimeoutMs: 5000, connectionsTotal: 1000, connectionsPerAddress: 64 } });
+    gw = await startTestGateway({ limits: { websocketsPerAccount: 20, websocketsTotal: 200, anonymousWebsocketsPerAddress: 4, headersTimeoutMs: 500, keepAliveTimeoutMs: 5000, connectionsTotal: 1000, connectionsPerAddress: 64, maxDevices: 100 } });
     http = httpClient(gw.url);
     admin = await registerUser(http, { username: 'boss' });
     viewer = await registerUser(http, { username: 'victor', role: 'viewer' }, admin);
@@ -137,7 +137,7 @@ describe('the total socket cap', () => {
   afterAll(() => gw.dispose());
 
   it('closes sockets beyond the gateway total with 1013, whoever opens them', async () => {
-    gw = await startTestGateway({ limits: { websocketsPerAccount: 20, websocketsTotal: 4, anonymousWebsocketsPerAddress: 4, headersTimeoutMs: 10000, keepAliveTimeoutMs: 5000, connectionsTotal: 1000, connectionsPerAddress: 64 } });
+    gw = await startTestGateway({ limits: { websocketsPerAccount: 20, websocketsTotal: 4, anonymousWebsocketsPerAddress: 4, headersTimeoutMs: 10000, keepAliveTimeoutMs: 5000, connectionsTotal: 1000, connectionsPerAddress: 64, maxDevices: 100 } });
     const token = await registerUser(httpClient(gw.url), { username: 'boss' });
     // One after another: unauthenticated sockets have a smaller cap of their own (access-round-two.test.ts).
     const opened: TestSocket[] = [];

@@ -250,7 +250,7 @@ describe('connections, hosts and headers', () => {
   beforeAll(async () => {
     const logger = pino({ level: 'info' }, new Writable({ write(chunk, _enc, done) { logLines.push(chunk.toString()); done(); } }));
     gw = await startTestGateway(
-      { allowedHosts: ['greenhouse.lan'], limits: { websocketsPerAccount: 20, websocketsTotal: 16, anonymousWebsocketsPerAddress: 3, connectionsTotal: 1000, connectionsPerAddress: 12, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5000 } },
+      { allowedHosts: ['greenhouse.lan'], limits: { websocketsPerAccount: 20, websocketsTotal: 16, anonymousWebsocketsPerAddress: 3, connectionsTotal: 1000, connectionsPerAddress: 12, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5000, maxDevices: 100 } },
       { clock: new ManualClock(), logger },
     );
     http = httpClient(gw.url);

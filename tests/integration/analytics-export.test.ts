@@ -10,6 +10,7 @@ const HOUR_MS = 3_600_000;
 let gateway: TestGateway;
 let http: HttpClient;
 let viewer: string;
+let grower: string;
 let nowMs: number;
 
 beforeAll(async () => {
@@ -19,6 +20,7 @@ beforeAll(async () => {
   http = httpClient(gateway.url);
   const admin = await registerUser(http, { username: 'boss' });
   viewer = await registerUser(http, { username: 'watcher', role: 'viewer' }, admin);
+  grower = await registerUser(http, { username: 'grower', role: 'viewer' }, admin);
   seedReadings(gateway.database.sqlite, [
     { takenAtMs: nowMs - 2 * HOUR_MS, sensorType: 'DHT11', temperatureC: 18, humidityPct: 70 },
     { takenAtMs: nowMs - 30 * 60_000, sensorType: 'DHT11', temperatureC: 21.4876, humidityPct: 64.2 },
@@ -96,14 +98,15 @@ describe('GET /api/analytics/export/:greenhouseId', () => {
   });
 
   it('refuses a third concurrent download with 429, and frees the slot when one is abandoned', async () => {
+    // One slot per account (access-round-two-limits.test.ts): two accounts hold the two slots here.
     // Far more than loopback socket buffers hold, so an unread download really stays open.
     seedReadings(gateway.database.sqlite, Array.from({ length: 300_000 }, (_, i) => ({ takenAtMs: nowMs - 10 * HOUR_MS + i, temperatureC: 20 })));
     // node:http without an agent: undici opens a spare keep-alive connection after an abort, which then
     // holds the server's close() until its headers timeout.
-    const open = () =>
+    const open = (token: string) =>
       new Promise<ClientRequest>((resolve, reject) => {
         const request = get(`${gateway.url}/api/analytics/export/greenhouse-001?hours=24`, {
-          headers: { authorization: `Bearer ${viewer}` },
+          headers: { authorization: `Bearer ${token}` },
           agent: false,
         });
         request.on('response', (response) =>
@@ -114,11 +117,11 @@ describe('GET /api/analytics/export/:greenhouseId', () => {
         );
         request.on('error', reject);
       });
-    const first = await open();
-    const second = await open();
+    const first = await open(viewer);
+    const second = await open(grower);
     const third = await http.get('/api/analytics/export/greenhouse-001?hours=24', viewer);
     expect(third.status).toBe(429);
-    expect(third.body.message).toContain('exports');
+    expect(third.body.message).toContain('export');
     first.destroy();
     second.destroy();
     // Aborting closes the sockets; the server notices and releases the slots.

@@ -84,6 +84,9 @@ describe.each([
       expect(Math.round(health.clock.lastStep.stepSeconds / 3600)).toBe(-6);
       expect(server.output()).not.toContain('watchdog not fed');
 
+      // Stopped first: readings are committed about once a minute and at stop (server/sensors/batched-ticks.ts).
+      server.child.kill('SIGTERM');
+      expect(await server.exited, server.output()).toEqual({ code: 0, signal: null });
       const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
       try {
         for (const { sensor_type: sensorType } of db.prepare('SELECT DISTINCT sensor_type FROM readings').all() as Array<{ sensor_type: string }>) {

@@ -8,7 +8,7 @@ import { fakeHardware, fakeOutputs, type FakeOutput } from '../support/fake-outp
 import { fakeSensors } from '../support/fake-sensors.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
-import { startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
+import { GATEWAY_CREDENTIALS, startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
 
 const HA = 'homeassistant';
 let houses = 0;
@@ -44,7 +44,7 @@ async function setup(mqtt: Record<string, unknown> = {}, greenhouseId = `house-$
   cleanups.push(() => sub.close());
   const outputs = fakeOutputs(defaultOutputs);
   const sensors = fakeSensors();
-  const gw = await startTestGateway({ greenhouseId, mqtt: { url: broker.url, ...mqtt } as never }, { hardware: { ...fakeHardware(outputs), ...sensors.sensors } });
+  const gw = await startTestGateway({ greenhouseId, mqtt: { url: broker.url, ...GATEWAY_CREDENTIALS, ...mqtt } as never }, { hardware: { ...fakeHardware(outputs), ...sensors.sensors } });
   cleanups.push(() => gw.dispose());
   const http = httpClient(gw.url);
   const admin = await registerUser(http, { username: 'grower' });

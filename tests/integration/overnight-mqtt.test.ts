@@ -8,7 +8,7 @@ import { fakeHardware, fakeOutputs } from '../support/fake-outputs.ts';
 import { fakeSensors } from '../support/fake-sensors.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser } from '../support/http.ts';
-import { startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
+import { GATEWAY_CREDENTIALS, startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
 
 const ID = 'house-budget';
 const ROOT = `greenhouse/${ID}`;
@@ -24,7 +24,7 @@ describe('MQTT commands obey the pump run budget', () => {
   beforeAll(async () => {
     broker = await startMosquitto();
     sub = await Subscriber.connect(broker.url, [`${ROOT}/#`]);
-    gw = await startTestGateway({ greenhouseId: ID, mqtt: { url: broker.url } as never }, { clock, hardware: { ...fakeHardware(outputs), ...fakeSensors().sensors } });
+    gw = await startTestGateway({ greenhouseId: ID, mqtt: { url: broker.url, ...GATEWAY_CREDENTIALS } as never }, { clock, hardware: { ...fakeHardware(outputs), ...fakeSensors().sensors } });
     const http = httpClient(gw.url);
     const admin = await registerUser(http, { username: 'grower' });
     await http.put(`/api/settings/${ID}/devices`, { deviceSettings: { pumpMaxRunSeconds: 6, pumpRunWindowMinutes: 60, minOffSeconds: 0 } }, admin);

@@ -9,6 +9,12 @@ import { freePort } from './server-process.ts';
 export const MOSQUITTO = '/usr/sbin/mosquitto';
 const MOSQUITTO_PASSWD = '/usr/bin/mosquitto_passwd';
 
+/**
+ * Broker credentials for a gateway that must obey commands: the gateway listens to `/set` only when
+ * credentials are configured. The anonymous test broker (no password file) does not check them.
+ */
+export const GATEWAY_CREDENTIALS = { username: 'greenhouse-gateway', password: 'gateway-broker-password-1' } as const;
+
 export interface Broker {
   port: number;
   url: string;

@@ -3,7 +3,7 @@
 //   /dashboard/*  the shell with its screens; redirects to /login when signed out
 //   /             to /dashboard or /login;  anything else -> /
 // Screens are added in shell/DashboardRoutes.tsx.
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { createQueryClient } from './api/queries.ts';
@@ -15,7 +15,10 @@ import { ConfirmProvider } from './components/confirm/ConfirmProvider.tsx';
 import { RealtimeProvider } from './realtime/RealtimeProvider.tsx';
 import { LoginScreen } from './screens/LoginScreen.tsx';
 import { PendingScreen } from './screens/PendingScreen.tsx';
-import { DashboardShell } from './shell/DashboardShell.tsx';
+
+// The shell and its screens are a chunk of their own: the sign-in page (what a phone opens first, on
+// the greenhouse's Wi-Fi) loads only what signing in needs (docs/performance.md).
+const DashboardShell = lazy(() => import('./shell/DashboardShell.tsx').then((m) => ({ default: m.DashboardShell })));
 
 export function App() {
   const [reachability] = useState(() => new Reachability());
@@ -42,7 +45,16 @@ function AppRoutes() {
   return (
     <Routes>
       <Route path="/login" element={<SignedOutOnly><LoginScreen /></SignedOutOnly>} />
-      <Route path="/dashboard/*" element={<SignedInOnly><DashboardShell /></SignedInOnly>} />
+      <Route
+        path="/dashboard/*"
+        element={
+          <SignedInOnly>
+            <Suspense fallback={<FullPageSpinner />}>
+              <DashboardShell />
+            </Suspense>
+          </SignedInOnly>
+        }
+      />
       <Route path="/" element={<HomeRedirect />} />
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>

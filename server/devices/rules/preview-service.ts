@@ -1,36 +1,105 @@
+import type { Worker } from 'node:worker_threads';
 import type { Clock } from '../../../common/clock.ts';
 import type { AutomationPreview, AutomationRules } from '../../contract/device.ts';
-import { notFound } from '../../domain/errors.ts';
+import { startModuleWorker } from '../../db/worker.ts';
+import { busy, notFound } from '../../domain/errors.ts';
 import type { SettingsService } from '../../settings/settings-service.ts';
-import { isOnStatus } from '../actions.ts';
 import type { DevicesRepo } from '../devices-repo.ts';
-import { Replay, sensorsFor } from './preview.ts';
-import type { RecordedHistory } from './recorded-history.ts';
+import type { PreviewJob } from './preview-job.ts';
+import { sensorsFor } from './preview.ts';
 import type { Site } from './schedule.ts';
 import { checkOffAt, mergeRules } from './off-at.ts';
 
+/** Previews running at once: each is a worker thread (its own V8 heap, ~10 MB) and a share of the core. */
+export interface PreviewLimits {
+  perAccount: number;
+  total: number;
+}
+
+export const DEFAULT_PREVIEW_LIMITS: PreviewLimits = { perAccount: 2, total: 3 };
+
 export interface PreviewServiceDeps {
   repo: DevicesRepo;
-  history: RecordedHistory;
   settings: SettingsService;
   clock: Clock;
   /** systemSettings.site, read at each preview (changes apply at once). */
   site: () => Site | null;
   checkSchedule: (schedule: NonNullable<AutomationRules['schedule']>) => void;
+  /** The database file the worker opens read-only. */
+  dbPath: string;
+  greenhouseId: string;
+  limits?: PreviewLimits;
+}
+
+export interface PreviewRequest {
+  deviceId: string;
+  /** The rules to try; unset fields keep the device's own. */
+  changes: Partial<AutomationRules>;
+  hours: number;
+  /** Who asks (the caps count per account). */
+  accountId: number;
+  /** Aborted when the client has gone: the worker is terminated. */
+  signal: AbortSignal;
+}
+
+export interface PreviewCounts {
+  running: number;
+  completed: number;
+  cancelled: number;
+  refused: number;
 }
 
 const HOUR_MS = 3_600_000;
-/** History replayed between two turns of the event loop: ~720 rows a sensor at 5 s, a few ms of work. */
-const PAGE_MS = HOUR_MS;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** POST /api/devices/:deviceId/automation/preview: what these rules would have done over the last hours. */
+/**
+ * POST /api/devices/:deviceId/automation/preview: what these rules would have done over the last hours.
+ * The request is checked here, on the main thread (device, schedule, settings); the replay runs on a
+ * worker thread (preview-worker.ts) with its own read-only connection, so a week of readings never
+ * holds the event loop the sampler, the rules and the safety timers share. Capped per account and in
+ * all (busy: 429), and the worker is terminated as soon as the client goes away.
+ */
 export class PreviewService {
-  constructor(private readonly deps: PreviewServiceDeps) {}
+  readonly #limits: PreviewLimits;
+  readonly #runningByAccount = new Map<number, number>();
+  readonly #workers = new Set<Worker>();
+  readonly #counts: PreviewCounts = { running: 0, completed: 0, cancelled: 0, refused: 0 };
 
-  /** Replays page by page, giving the event loop back between pages (sampling and control go on). */
-  async preview(deviceId: string, changes: Partial<AutomationRules>, hours: number): Promise<AutomationPreview> {
-    const { repo, history, settings, clock } = this.deps;
+  constructor(private readonly deps: PreviewServiceDeps) {
+    this.#limits = deps.limits ?? DEFAULT_PREVIEW_LIMITS;
+  }
+
+  counts(): PreviewCounts {
+    return { ...this.#counts, running: this.#workers.size };
+  }
+
+  async preview(request: PreviewRequest): Promise<AutomationPreview> {
+    const job = this.#job(request);
+    const mine = this.#runningByAccount.get(request.accountId) ?? 0;
+    if (mine >= this.#limits.perAccount) {
+      this.#counts.refused++;
+      throw busy(`At most ${this.#limits.perAccount} rule previews per account at once: wait for the running one`);
+    }
+    if (this.#workers.size >= this.#limits.total) {
+      this.#counts.refused++;
+      throw busy('Too many rule previews running on the gateway: try again shortly');
+    }
+    this.#runningByAccount.set(request.accountId, mine + 1);
+    try {
+      return await this.#run(job, request.signal);
+    } finally {
+      const left = (this.#runningByAccount.get(request.accountId) ?? 1) - 1;
+      if (left > 0) this.#runningByAccount.set(request.accountId, left);
+      else this.#runningByAccount.delete(request.accountId);
+    }
+  }
+
+  /** Terminates every running preview (the gateway is stopping). */
+  async stop(): Promise<void> {
+    await Promise.all([...this.#workers].map((worker) => worker.terminate()));
+  }
+
+  #job({ deviceId, changes, hours }: PreviewRequest): PreviewJob {
+    const { repo, settings, clock, site } = this.deps;
     const device = repo.find(deviceId);
     if (!device) throw notFound(`Device '${deviceId}' not found`);
     // Unset fields keep the device's own rules, as saving them would.
@@ -39,24 +108,55 @@ export class PreviewService {
     checkOffAt(rules);
     const { deviceSettings, systemSettings } = settings.get();
     const toMs = clock.now();
-    const fromMs = toMs - hours * HOUR_MS;
-    const recorded = history.stateAt(deviceId, fromMs);
-    const replay = new Replay({
+    return {
+      deviceId,
       device: { deviceType: device.deviceType, powerW: device.powerConsumption, sensorLossAction: device.sensorLossAction, sensorLossDutyPct: device.sensorLossDutyPct },
       rules,
       deviceSettings,
-      site: this.deps.site(),
-      fromMs,
+      site: site(),
+      fromMs: toMs - hours * HOUR_MS,
       toMs,
-      initial: recorded ? { on: isOnStatus(recorded.status), sinceMs: recorded.sinceMs } : { on: false, sinceMs: null },
-      faults: history.faults(fromMs, toMs),
       tickGapMs: (systemSettings.updateInterval * 1000) / 2,
+      sensors: sensorsFor(rules, deviceSettings.deadband, device.deviceType),
+    };
+  }
+
+  #run(job: PreviewJob, signal: AbortSignal): Promise<AutomationPreview> {
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) {
+        this.#counts.cancelled++;
+        reject(new Error('preview cancelled: the client went away'));
+        return;
+      }
+      const worker = startModuleWorker(import.meta.url, 'preview-worker', { dbPath: this.deps.dbPath, greenhouseId: this.deps.greenhouseId, job });
+      this.#workers.add(worker);
+      let settled = false;
+      const settle = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', cancel);
+        this.#workers.delete(worker);
+        void worker.terminate();
+        outcome();
+      };
+      const cancel = () =>
+        settle(() => {
+          this.#counts.cancelled++;
+          reject(new Error('preview cancelled: the client went away'));
+        });
+      signal.addEventListener('abort', cancel, { once: true });
+      worker.once('message', (answer: { preview: AutomationPreview } | { error: string }) =>
+        settle(() => {
+          if ('error' in answer) {
+            reject(new Error(`rule preview failed: ${answer.error}`));
+            return;
+          }
+          this.#counts.completed++;
+          resolve(answer.preview);
+        }),
+      );
+      worker.once('error', (err) => settle(() => reject(err)));
+      worker.once('exit', (code) => settle(() => reject(new Error(`rule preview worker exited with code ${code}`))));
     });
-    const types = sensorsFor(rules, deviceSettings.deadband, device.deviceType);
-    for (let pageMs = fromMs; pageMs <= toMs; pageMs += PAGE_MS) {
-      if (pageMs > fromMs) await nextTurn();
-      replay.feed(history.readingsBetween(types, pageMs, Math.min(pageMs + PAGE_MS, toMs + 1)));
-    }
-    return replay.finish();
   }
 }

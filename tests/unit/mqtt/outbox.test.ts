@@ -20,6 +20,17 @@ describe('Outbox', () => {
     expect(outbox.size).toBe(0);
   });
 
+  it('bounds the bytes of events too: a few large answers push the oldest out, retained states stay', () => {
+    const outbox = new Outbox({ eventLimit: 1000, eventByteLimit: 1000 });
+    outbox.push({ topic: 'status', payload: 'x'.repeat(2000), retain: true });
+    for (let i = 0; i < 5; i++) outbox.push({ topic: 'r', payload: `${i}`.repeat(300), retain: false });
+    // 301 bytes each: three fit in 1000.
+    expect(outbox.dropped).toBe(2);
+    expect(outbox.eventBytes).toBe(903);
+    expect(drain(outbox).map((m) => m.slice(0, 3))).toEqual(['sta', 'r=2', 'r=3', 'r=4']);
+    expect(outbox.eventBytes).toBe(0);
+  });
+
   it('bounds events by dropping the oldest and counting them, never a retained state', () => {
     const outbox = new Outbox({ eventLimit: 3 });
     outbox.push({ topic: 'status', payload: 'online', retain: true });

@@ -12,6 +12,7 @@ const base: MqttStatus = {
   dropped: 0,
   published: 120,
   commandsReceived: 0,
+  commandsIgnored: null,
   lastConnectedAt: '2026-06-01T10:00:00.000Z',
   lastError: null,
   nextAttemptAt: null,
@@ -24,6 +25,11 @@ describe('mqttStatusText', () => {
   });
   it('names the broker and topics when connected', () => {
     expect(mqttStatusText(base)).toBe('MQTT bridge: connected to mqtt://192.168.1.10:1883 as greenhouse/house-a, Home Assistant discovery on, 120 messages sent.');
+  });
+  it('says when commands from the broker are ignored, and why', () => {
+    expect(mqttStatusText({ ...base, commandsIgnored: 'no broker credentials configured (mqtt.username and mqtt.password)' })).toMatch(
+      /messages sent\. Commands from the broker are ignored: no broker credentials configured \(mqtt\.username and mqtt\.password\)\.$/,
+    );
   });
   it('says why and what waits when the broker is away, and that the greenhouse goes on', () => {
     const text = mqttStatusText({ ...base, state: 'disconnected', lastError: 'connect ECONNREFUSED', queued: 12, dropped: 3, nextAttemptAt: '2026-06-01T10:00:08.000Z' });

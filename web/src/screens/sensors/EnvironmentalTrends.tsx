@@ -11,6 +11,7 @@ import { bandPlugin, type BandColumns } from '../../sensors/band-plugin.ts';
 import { axisLabel, axisLabelWidthPx, buildChartData, summarize, type Column, type SeriesSpec } from '../../sensors/chart-data.ts';
 import { formatQuantity } from '../../sensors/quantities.ts';
 import { toUnit, unitSymbol, useTemperatureUnit } from '../../units.ts';
+import { timeAxisRange } from './chart-range.ts';
 
 const HEIGHT_PX = 400;
 
@@ -80,12 +81,8 @@ function makeOptions(series: SeriesSpec[], hours: number, width: number, bands: 
     scales: {
       x: {
         time: true,
-        // Always the whole selected range, ending now: a sensor that started late or went silent shows
-        // as empty space, and a single bucket does not collapse the axis.
-        range: () => {
-          const nowS = Date.now() / 1000;
-          return [nowS - hours * 3600, nowS];
-        },
+        // The selected range, or from the first reading for a young installation (chart-range.ts).
+        range: (u) => timeAxisRange(hours, u.data[0]?.[0], Date.now() / 1000),
       },
     },
     series: [

@@ -8,7 +8,10 @@ export function mqttStatusText(status: MqttStatus | undefined): string {
   if (!status || !status.enabled) return 'MQTT bridge: off. Set mqtt.url (or GREENHOUSE_MQTT_URL) to join a broker; see docs/fleet.md.';
   const where = `${status.broker ?? 'the broker'} as ${status.topicRoot ?? '?'}`;
   const discovery = status.discovery ? 'Home Assistant discovery on' : 'Home Assistant discovery off';
-  if (status.state === 'connected') return `MQTT bridge: connected to ${where}, ${discovery}, ${status.published} messages sent.`;
+  if (status.state === 'connected') {
+    const commands = status.commandsIgnored ? ` Commands from the broker are ignored: ${status.commandsIgnored}.` : '';
+    return `MQTT bridge: connected to ${where}, ${discovery}, ${status.published} messages sent.${commands}`;
+  }
   if (status.state === 'connecting') return `MQTT bridge: connecting to ${where}…`;
   const parts = [`MQTT bridge: cannot reach ${where}`];
   if (status.lastError) parts[0] += ` (${status.lastError})`;

@@ -1,0 +1,52 @@
+// A CPU quota for one process tree, as a Pi's core would give it: a cgroup v1 `cpu` child group with
+// `cpu.cfs_quota_us` / `cpu.cfs_period_us` = 1250 / 10000 µs, i.e. 12.5 % of one core (one Cortex-A53
+// of a Pi Zero 2 W or Pi 3 is about 1/8 of a core of these machines; docs/performance.md). Needs root
+// and the v1 controller mounted at /sys/fs/cgroup/cpu.
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const CPU_CONTROLLER = '/sys/fs/cgroup/cpu';
+export const PI_CORE_PERIOD_US = 10_000;
+export const PI_CORE_QUOTA_US = 1_250;
+
+export interface CpuQuota {
+  /** The group's directory; the command from `wrap` writes its own pid into it before exec. */
+  dir: string;
+  /** argv that runs `command` inside the group from its first instruction (cold start included). */
+  wrap(command: string[]): string[];
+  /** How long the group's processes were held back by the quota so far (the controller's cpu.stat). */
+  throttledMs(): number;
+  /** Removes the group (its processes must have exited). */
+  remove(): void;
+}
+
+export function piCoreAvailable(): boolean {
+  return existsSync(join(CPU_CONTROLLER, 'cpu.cfs_quota_us')) && process.getuid?.() === 0;
+}
+
+export function createCpuQuota(name: string, quotaUs = PI_CORE_QUOTA_US, periodUs = PI_CORE_PERIOD_US): CpuQuota {
+  const dir = join(CPU_CONTROLLER, `${name}-${process.pid}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'cpu.cfs_period_us'), String(periodUs));
+  writeFileSync(join(dir, 'cpu.cfs_quota_us'), String(quotaUs));
+  return {
+    dir,
+    wrap: (command) => ['/bin/sh', '-c', `echo $$ > ${join(dir, 'cgroup.procs')} && exec "$@"`, 'pi-core', ...command],
+    throttledMs() {
+      const stat = readFileSync(join(dir, 'cpu.stat'), 'utf8');
+      return Number(/^throttled_time (\d+)/m.exec(stat)?.[1] ?? 0) / 1e6;
+    },
+    remove() {
+      // A group can only be removed once empty; the caller has waited for its processes to exit.
+      for (let attempt = 0; attempt < 50; attempt++) {
+        try {
+          rmdirSync(dir);
+          return;
+        } catch {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+        }
+      }
+      rmdirSync(dir);
+    },
+  };
+}

@@ -1,0 +1,301 @@
+// The gateway on a Pi core (docs/performance.md, "The gateway on a Pi core"): the compiled gateway as
+// the unit runs it (`node dist/server/main.js`), over a week of 1 Hz readings, run twice in one go: at
+// full speed (the baseline) and inside a CPU quota of 12.5 % of one core (bench/cpu-quota.ts). Each run
+// reports cold start, idle CPU and RSS, bytes written per day (/proc/<pid>/io over an idle window at
+// the default interval), historical 1 h and 168 h latency, and the gateway's own longest event-loop
+// delay (its /api/metrics `nodejs_eventloop_lag_max_seconds`, reset at each scrape) during: six
+// dashboards loading Last Week, two 168 h rule previews, a 168 h CSV export and an MQTT burst through a
+// real Mosquitto. Printed side by side with the quota/full ratio.
+//
+//   npx tsx bench/pi-core.bench.ts      BENCH_DAYS=2 for a shorter history, BENCH_IDLE_S for the idle window
+//   BENCH_ONLY=history                   history reads and six Last Week loads only (no idle, previews, export, MQTT)
+//   BENCH_CPU_PROF=<dir>                 the gateway writes a V8 .cpuprofile there when it stops (where the time goes)
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mqtt from 'mqtt';
+// @ts-expect-error plain JavaScript build script without type declarations
+import { buildServerIfStale, SERVER_ENTRY } from '../scripts/build-server.mjs';
+import { openDatabase } from '../server/db/open.ts';
+import { RollupWriter } from '../server/history/rollup-writer.ts';
+import { httpClient, type HttpClient } from '../tests/support/http.ts';
+import { GATEWAY_CREDENTIALS, startMosquitto, type Broker } from '../tests/support/mosquitto.ts';
+import { freePort } from '../tests/support/server-process.ts';
+import { createCpuQuota, piCoreAvailable, type CpuQuota } from './cpu-quota.ts';
+import { sampleProc } from './proc-stats.ts';
+import { seedRawReadings } from './seed-readings.ts';
+
+const DAYS = Number(process.env.BENCH_DAYS ?? 7);
+const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 60);
+const BIRTHS = Number(process.env.BENCH_MQTT_BIRTHS ?? 5_000);
+const JUNK_COMMANDS = Number(process.env.BENCH_MQTT_JUNK ?? 1_000);
+const JUNK_BYTES = 4_096;
+const ONLY_HISTORY = process.env.BENCH_ONLY === 'history';
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
+const DAY_S = 86_400;
+const MB = 1e6;
+
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits }) : String(n));
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function writeBytes(pid: number): number {
+  return Number(/^write_bytes: (\d+)/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0);
+}
+
+/** A data dir with a week of 1 Hz readings and their rollups, as an installation that has run a week. */
+function seedTemplate(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-pi-core-seed-'));
+  const database = openDatabase(dir);
+  const started = performance.now();
+  const rows = seedRawReadings(database.sqlite, { seconds: DAYS * DAY_S, stepS: 1, endMs: Date.now() });
+  new RollupWriter(database.sqlite).foldPending();
+  database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  database.close();
+  console.log(`seeded ${fmt(rows, 0)} readings (${DAYS} days at 1 Hz) with rollups in ${fmt((performance.now() - started) / 1000)} s`);
+  return dir;
+}
+
+interface Gateway {
+  pid: number;
+  url: string;
+  coldStartMs: number;
+  stop(): Promise<void>;
+}
+
+async function startGateway(dataDir: string, brokerUrl: string, quota: CpuQuota | null): Promise<Gateway> {
+  const port = await freePort();
+  const command = [process.execPath, ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []), SERVER_ENTRY];
+  const argv = quota ? quota.wrap(command) : command;
+  const started = performance.now();
+  const child = spawn(argv[0]!, argv.slice(1), {
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      GREENHOUSE_DATA_DIR: dataDir,
+      GREENHOUSE_HARDWARE: 'simulator',
+      GREENHOUSE_DEMO: '0',
+      // With credentials (in the url): without them the gateway ignores commands, and the burst ends on an answer.
+      GREENHOUSE_MQTT_URL: brokerUrl.replace('mqtt://', `mqtt://${GATEWAY_CREDENTIALS.username}:${GATEWAY_CREDENTIALS.password}@`),
+      LOG_LEVEL: 'warn',
+      // As the unit runs it (systemd/greenhouse-gateway.service).
+      MALLOC_ARENA_MAX: '2',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`gateway exited at start:\n${output}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(20);
+  }
+  const coldStartMs = performance.now() - started;
+  return {
+    pid: child.pid!,
+    url,
+    coldStartMs,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function signUp(http: HttpClient, dataDir: string): Promise<string> {
+  const setupFile = join(dataDir, 'setup-code');
+  const setupCode = existsSync(setupFile) ? readFileSync(setupFile, 'utf8').trim() : undefined;
+  const res = await http.post('/api/auth/register', { username: 'bench-admin', email: 'bench@example.com', password: 'correct-horse-1', ...(setupCode ? { setupCode } : {}) });
+  if (res.status !== 201) throw new Error(`register: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.token as string;
+}
+
+/** The gateway's longest event-loop delay (ms) since the previous scrape; each scrape resets it. */
+async function loopMaxMs(http: HttpClient, token: string): Promise<number> {
+  const res = await http.get<string>('/api/metrics', token);
+  const value = /^nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? ([0-9.e+-]+)/m.exec(String(res.body))?.[1];
+  return value === undefined ? 0 : Number(value) * 1000;
+}
+
+/** Runs `scenario` between two scrapes: the longest event-loop delay inside it, and its wall time. */
+async function withinLoop(http: HttpClient, token: string, scenario: () => Promise<void>): Promise<{ loopMs: number; wallMs: number }> {
+  await loopMaxMs(http, token);
+  const started = performance.now();
+  await scenario();
+  const wallMs = performance.now() - started;
+  return { loopMs: await loopMaxMs(http, token), wallMs };
+}
+
+async function getOk(url: string, path: string, token: string): Promise<number> {
+  const res = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const bytes = (await res.arrayBuffer()).byteLength;
+  if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+  return bytes;
+}
+
+async function timeGet(url: string, path: string, token: string, runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await getOk(url, path, token);
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+/** A burst on the broker: Home Assistant birth messages, oversized junk commands, then one real command whose answer ends it. */
+async function mqttBurst(broker: Broker, deviceIds: string[]): Promise<{ sentBytes: number; repliedBytes: number }> {
+  const client = await mqtt.connectAsync(broker.url, { clientId: `bench-burst-${process.pid}` });
+  const root = 'greenhouse/greenhouse-001/devices';
+  let repliedBytes = 0;
+  const last = deviceIds[deviceIds.length - 1]!;
+  const done = new Promise<void>((resolve) => {
+    client.on('message', (topic, payload) => {
+      repliedBytes += payload.length;
+      if (topic === `${root}/${last}/result` && payload.toString().includes('"command":"OFF"')) resolve();
+    });
+  });
+  await client.subscribeAsync(`${root}/+/result`);
+  let sentBytes = 0;
+  const junk = 'x'.repeat(JUNK_BYTES);
+  for (let i = 0; i < BIRTHS; i++) {
+    client.publish('homeassistant/status', 'online');
+    sentBytes += 6;
+  }
+  for (let i = 0; i < JUNK_COMMANDS; i++) {
+    client.publish(`${root}/${deviceIds[i % deviceIds.length]}/set`, junk);
+    sentBytes += JUNK_BYTES;
+  }
+  client.publish(`${root}/${last}/set`, 'OFF');
+  await Promise.race([done, sleep(300_000)]);
+  await client.endAsync();
+  return { sentBytes, repliedBytes };
+}
+
+type Figures = Record<string, number>;
+
+async function runOnce(template: string, broker: Broker, quota: CpuQuota | null): Promise<Figures> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-pi-core-run-'));
+  cpSync(template, dataDir, { recursive: true });
+  const gateway = await startGateway(dataDir, broker.url, quota);
+  const figures: Figures = { 'cold start ms': gateway.coldStartMs };
+  try {
+    const http = httpClient(gateway.url);
+    const token = await signUp(http, dataDir);
+
+    if (!ONLY_HISTORY) await idleFigures(gateway.pid, dataDir, figures);
+    await historyFigures(gateway.url, http, token, figures);
+    if (!ONLY_HISTORY) await heavyFigures(gateway.pid, gateway.url, http, token, broker, figures);
+    if (quota) figures['throttled by the quota s'] = quota.throttledMs() / 1000;
+  } finally {
+    await gateway.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return figures;
+}
+
+async function idleFigures(pid: number, dataDir: string, figures: Figures): Promise<void> {
+  // The daily backup runs a minute after start: its bytes are a figure of their own (once a day),
+  // then the idle window at the default interval: CPU, RSS and bytes written, extrapolated to a day.
+  const writtenAtStart = writeBytes(pid);
+  const backups = join(dataDir, 'backups');
+  const backupDeadline = Date.now() + 600_000;
+  while (Date.now() < backupDeadline && !(existsSync(backups) && readdirSync(backups).some((f) => f.endsWith('.db')))) await sleep(500);
+  await sleep(5_000);
+  figures['daily backup written MB'] = (writeBytes(pid) - writtenAtStart) / MB;
+  const before = sampleProc(pid);
+  const writtenBefore = writeBytes(pid);
+  const idleStarted = performance.now();
+  await sleep(IDLE_S * 1000);
+  const idleS = (performance.now() - idleStarted) / 1000;
+  const after = sampleProc(pid);
+  figures['idle CPU % of a core'] = ((after.cpuSeconds - before.cpuSeconds) / idleS) * 100;
+  figures['idle RSS MB'] = after.rssBytes / 2 ** 20;
+  figures['written per day MB'] = ((writeBytes(pid) - writtenBefore) / idleS) * DAY_S / MB;
+}
+
+async function historyFigures(url: string, http: HttpClient, token: string, figures: Figures): Promise<void> {
+
+  await getOk(url, '/api/sensors/historical/default?hours=168', token); // warm-up, as an open dashboard
+  figures['historical 1 h ms'] = await timeGet(url, '/api/sensors/historical/default?hours=1', token, 5);
+  figures['historical 168 h ms'] = await timeGet(url, '/api/sensors/historical/default?hours=168', token, 5);
+
+  const lastWeek = await withinLoop(http, token, async () => {
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        for (const call of ['historical', 'stats', 'hourly']) await getOk(url, `/api/sensors/${call}/default?hours=168`, token);
+      }),
+    );
+  });
+  figures['six Last Week: loop max ms'] = lastWeek.loopMs;
+  figures['six Last Week: wall ms'] = lastWeek.wallMs;
+}
+
+async function heavyFigures(pid: number, url: string, http: HttpClient, token: string, broker: Broker, figures: Figures): Promise<void> {
+
+  const devices = (await http.get('/api/devices/default', token)).body.data as Array<{ deviceId: string }>;
+  const previews = await withinLoop(http, token, async () => {
+    const results = await Promise.all(
+      [0, 1].map(() => http.post(`/api/devices/${devices[0]!.deviceId}/automation/preview`, { automationRules: { temperatureHigh: 24 }, hours: 168 }, token)),
+    );
+    for (const r of results) if (r.status !== 200) throw new Error(`preview: ${r.status} ${JSON.stringify(r.body)}`);
+  });
+  figures['two 168 h previews: loop max ms'] = previews.loopMs;
+  figures['two 168 h previews: wall ms'] = previews.wallMs;
+
+  let exportBytes = 0;
+  const exported = await withinLoop(http, token, async () => {
+    exportBytes = await getOk(url, '/api/analytics/export/default?hours=168', token);
+  });
+  figures['168 h export: loop max ms'] = exported.loopMs;
+  figures['168 h export: wall ms'] = exported.wallMs;
+  figures['168 h export MB'] = exportBytes / MB;
+
+  let peakRss = 0;
+  const rssPoll = setInterval(() => (peakRss = Math.max(peakRss, sampleProc(pid).rssBytes)), 100);
+  let burst = { sentBytes: 0, repliedBytes: 0 };
+  const mqttRun = await withinLoop(http, token, async () => {
+    burst = await mqttBurst(broker, devices.map((d) => d.deviceId));
+  });
+  clearInterval(rssPoll);
+  figures['MQTT burst: loop max ms'] = mqttRun.loopMs;
+  figures['MQTT burst: wall ms'] = mqttRun.wallMs;
+  figures['MQTT burst: replies / commands bytes'] = burst.repliedBytes / burst.sentBytes;
+  figures['MQTT burst: peak RSS MB'] = peakRss / 2 ** 20;
+  const metrics = String((await http.get('/api/metrics', token)).body);
+  for (const line of metrics.split('\n').filter((l) => /^greenhouse_mqtt_(dropped_input|input_dropped)/.test(l))) {
+    figures[`metric ${line.split(' ')[0]}`] = Number(line.split(' ').pop());
+  }
+}
+
+await buildServerIfStale();
+const template = seedTemplate();
+const broker = await startMosquitto();
+let quota: CpuQuota | null = null;
+try {
+  console.log('full speed (baseline) ...');
+  const full = await runOnce(template, broker, null);
+  if (!piCoreAvailable()) throw new Error('the Pi-core run needs root and the cgroup v1 cpu controller at /sys/fs/cgroup/cpu');
+  quota = createCpuQuota('greenhouse-pi-core');
+  console.log(`Pi core (${quota.dir}: 1250 µs per 10000 µs) ...`);
+  const pi = await runOnce(template, broker, quota);
+  console.log(`\nfigure                                  | full speed | Pi core (12.5 %) | Pi core / full`);
+  for (const key of Object.keys({ ...full, ...pi })) {
+    const a = full[key] ?? Number.NaN;
+    const b = pi[key] ?? Number.NaN;
+    console.log(`${key.padEnd(39)} | ${fmt(a).padStart(10)} | ${fmt(b).padStart(16)} | ${a ? `${fmt(b / a, 2)}x` : '-'}`);
+  }
+} finally {
+  quota?.remove();
+  await broker.dispose();
+  rmSync(template, { recursive: true, force: true });
+}

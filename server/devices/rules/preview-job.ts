@@ -1,0 +1,42 @@
+import type { AutomationPreview, AutomationRules, DeviceType, SensorLossAction } from '../../contract/device.ts';
+import type { SensorType } from '../../contract/reading.ts';
+import type { DeviceSettings } from '../../contract/settings.ts';
+import { isOnStatus } from '../actions.ts';
+import { Replay } from './preview.ts';
+import type { RecordedHistory } from './recorded-history.ts';
+import type { Site } from './schedule.ts';
+
+/** Everything a preview needs besides the database, checked on the main thread; plain data (it crosses to the worker). */
+export interface PreviewJob {
+  deviceId: string;
+  device: { deviceType: DeviceType; powerW: number; sensorLossAction: SensorLossAction; sensorLossDutyPct: number | null };
+  rules: AutomationRules;
+  deviceSettings: DeviceSettings;
+  site: Site | null;
+  fromMs: number;
+  toMs: number;
+  tickGapMs: number;
+  sensors: SensorType[];
+}
+
+const HOUR_MS = 3_600_000;
+
+/** The replay of one job over recorded history, an hour of readings at a time (memory stays one page). */
+export function runPreviewJob(job: PreviewJob, history: RecordedHistory): AutomationPreview {
+  const recorded = history.stateAt(job.deviceId, job.fromMs);
+  const replay = new Replay({
+    device: job.device,
+    rules: job.rules,
+    deviceSettings: job.deviceSettings,
+    site: job.site,
+    fromMs: job.fromMs,
+    toMs: job.toMs,
+    initial: recorded ? { on: isOnStatus(recorded.status), sinceMs: recorded.sinceMs } : { on: false, sinceMs: null },
+    faults: history.faults(job.fromMs, job.toMs),
+    tickGapMs: job.tickGapMs,
+  });
+  for (let pageMs = job.fromMs; pageMs <= job.toMs; pageMs += HOUR_MS) {
+    replay.feed(history.readingsBetween(job.sensors, pageMs, Math.min(pageMs + HOUR_MS, job.toMs + 1)));
+  }
+  return replay.finish();
+}

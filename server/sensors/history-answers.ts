@@ -1,0 +1,25 @@
+/**
+ * Serialised history answers, kept while they cannot have changed: same question, same committed data
+ * (the caller's `dataVersion`: it moves whenever readings are committed) and the same time slot
+ * (`slotMs`: a window ending "now" only moves by whole buckets). Six phones opening Last Week at once
+ * then cost one query and one serialisation, not six: on a Pi core each is hundreds of milliseconds
+ * the sampler and the rules would wait for (docs/performance.md).
+ */
+export class HistoryAnswers {
+  readonly #answers = new Map<string, { version: string; body: Buffer }>();
+
+  constructor(private readonly maxEntries = 16) {}
+
+  /** The stored answer to `question`, or `compute()`'s, stored for next time. */
+  async get(question: string, version: { dataVersion: number; nowMs: number; slotMs: number }, compute: () => Promise<string>): Promise<Buffer> {
+    const stamp = `${version.dataVersion}:${Math.floor(version.nowMs / version.slotMs)}`;
+    const known = this.#answers.get(question);
+    if (known && known.version === stamp) return known.body;
+    const body = Buffer.from(await compute());
+    // The newest question goes last: the oldest is the first to go when full.
+    this.#answers.delete(question);
+    this.#answers.set(question, { version: stamp, body });
+    while (this.#answers.size > this.maxEntries) this.#answers.delete(this.#answers.keys().next().value!);
+    return body;
+  }
+}

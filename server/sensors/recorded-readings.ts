@@ -1,0 +1,52 @@
+import type Database from 'better-sqlite3';
+import type { SensorType } from '../contract/reading.ts';
+
+/** One stored reading, every column, as a replay of the rules needs it. */
+export interface RecordedReading {
+  sensorType: SensorType;
+  takenAtMs: number;
+  temperatureC: number | null;
+  humidityPct: number | null;
+  lightLux: number | null;
+  soilMoisturePct: number | null;
+  waterLevelCm: number | null;
+}
+
+type Row = [SensorType, number, number | null, number | null, number | null, number | null, number | null];
+
+/**
+ * The raw readings of a time window, in time order: the readings table's query for readers outside
+ * this feature (the rule preview's worker, server/devices/rules/). Raw rows, so a replay sees exactly
+ * the values the live engine saw. Works on any connection, a worker's read-only one included.
+ */
+export class RecordedReadings {
+  readonly #between: Database.Statement;
+
+  constructor(
+    sqlite: Database.Database,
+    private readonly greenhouseId: string,
+  ) {
+    this.#between = sqlite
+      .prepare(
+        `SELECT sensor_type, taken_at, temperature_c, humidity_pct, light_lux, soil_moisture_pct, water_level_cm
+         FROM readings WHERE greenhouse_id = :greenhouseId AND taken_at >= :fromMs AND taken_at < :untilMs
+           AND sensor_type IN (SELECT value FROM json_each(:types))
+         ORDER BY taken_at, id`,
+      )
+      .raw(true);
+  }
+
+  /** The readings of these sensors in [fromMs, untilMs). Short windows keep the sort small. */
+  between(types: readonly SensorType[], fromMs: number, untilMs: number): RecordedReading[] {
+    const rows = this.#between.all({ greenhouseId: this.greenhouseId, fromMs, untilMs, types: JSON.stringify(types) }) as Row[];
+    return rows.map(([sensorType, takenAtMs, temperatureC, humidityPct, lightLux, soilMoisturePct, waterLevelCm]) => ({
+      sensorType,
+      takenAtMs,
+      temperatureC,
+      humidityPct,
+      lightLux,
+      soilMoisturePct,
+      waterLevelCm,
+    }));
+  }
+}
