@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '../drivers/clock.ts';
+import { ManualClock } from '../common/clock.ts';
 import { csvLine } from '../server/analytics/readings-csv.ts';
 import { createGateway } from '../server/gateway.ts';
 import { httpClient, registerUser } from '../tests/support/http.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Fastify from 'fastify';
-import { ManualClock } from '../drivers/clock.ts';
+import { ManualClock } from '../common/clock.ts';
 import { HISTORY_RANGES_HOURS } from '../server/contract/reading.ts';
 import { openDatabase, type OpenedDatabase } from '../server/db/open.ts';
 import { RollupCatchUp } from '../server/history/rollup-catch-up.ts';
@@ -64,7 +64,7 @@ async function serve(repo: HistoryCalls, historyReady: () => Promise<void>) {
   // Long keep-alive: a raw scan holds the loop for seconds, and an idle socket closed meanwhile would
   // reset the next request of a client.
   const app = Fastify({ keepAliveTimeout: 10 * 60_000, requestTimeout: 0 });
-  await app.register(sensorRoutes, { prefix: '/api/sensors', repo: repo as ReadingsRepo, clock, historyReady, ppfdPerLux: 0.0185 });
+  await app.register(sensorRoutes, { prefix: '/api/sensors', repo: repo as ReadingsRepo, clock, historyReady, ppfdPerLux: 0.0185, sampler: { instances: () => [], zoneFault: () => null } });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

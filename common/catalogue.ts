@@ -40,6 +40,7 @@ export interface QuantitySpec {
    * `promtool check metrics` in tests.
    */
   metric: { name: string; help: string; scale: number };
+  /** Line colour (the dashboard spec's for the first four: temperature red, humidity blue, light amber, soil green). */
   chart: { colour: string };
   thresholds?: QuantityThresholds;
 }
@@ -54,7 +55,7 @@ export const QUANTITIES = {
     zone: 'DHT11',
     homeAssistant: { deviceClass: 'temperature', unit: '°C' },
     metric: { name: 'greenhouse_air_temperature_celsius', help: 'Air temperature (zone value).', scale: 1 },
-    chart: { colour: '#e4572e' },
+    chart: { colour: '#dc2626' },
     thresholds: { settingsKey: 'temperature', bounds: ['high', 'low'], defaults: { high: 35, low: 10 }, minimum: -50, maximum: 100 },
   },
   humidityPct: {
@@ -66,19 +67,19 @@ export const QUANTITIES = {
     zone: 'DHT11',
     homeAssistant: { deviceClass: 'humidity', unit: '%' },
     metric: { name: 'greenhouse_air_relative_humidity_ratio', help: 'Relative humidity of the air, 0-1 (zone value).', scale: 0.01 },
-    chart: { colour: '#2e86de' },
+    chart: { colour: '#2563eb' },
     thresholds: { settingsKey: 'humidity', bounds: ['high', 'low'], defaults: { high: 90, low: 30 }, minimum: 0, maximum: 100 },
   },
   lightLux: {
     field: 'lightIntensity',
     column: 'light_lux',
-    label: 'Light',
+    label: 'Light Intensity',
     unit: 'lux',
     precision: 0,
     zone: 'LDR',
     homeAssistant: { deviceClass: 'illuminance', unit: 'lx' },
     metric: { name: 'greenhouse_light_lux', help: 'Illuminance in lux (zone value).', scale: 1 },
-    chart: { colour: '#f5a623' },
+    chart: { colour: '#f59e0b' },
     // Unset by default: every night would otherwise raise an alert.
     thresholds: { settingsKey: 'lightLevel', bounds: ['low'], defaults: { low: null }, minimum: 0 },
   },
@@ -91,7 +92,7 @@ export const QUANTITIES = {
     zone: 'SOIL_MOISTURE',
     homeAssistant: { deviceClass: 'moisture', unit: '%' },
     metric: { name: 'greenhouse_soil_moisture_ratio', help: 'Volumetric soil moisture estimate, 0-1 (zone value).', scale: 0.01 },
-    chart: { colour: '#8b572a' },
+    chart: { colour: '#16a34a' },
     thresholds: { settingsKey: 'soilMoisture', bounds: ['low'], defaults: { low: 25 }, minimum: 0, maximum: 100 },
   },
   waterLevelCm: {
@@ -103,7 +104,7 @@ export const QUANTITIES = {
     zone: 'WATER_LEVEL',
     homeAssistant: { deviceClass: 'distance', unit: 'cm' },
     metric: { name: 'greenhouse_tank_water_level_meters', help: 'Water level in the tank (zone value).', scale: 0.01 },
-    chart: { colour: '#17a2b8' },
+    chart: { colour: '#0891b2' },
     thresholds: { settingsKey: 'waterLevel', bounds: ['low'], defaults: { low: 10 }, minimum: 0 },
   },
   co2Ppm: {
@@ -116,7 +117,7 @@ export const QUANTITIES = {
     homeAssistant: { deviceClass: 'carbon_dioxide', unit: 'ppm' },
     // A mole fraction: 1 ppm = 1e-6 (Prometheus base units have no ppm).
     metric: { name: 'greenhouse_air_co2_ratio', help: 'CO2 mole fraction of the air, 1e-6 = 1 ppm (zone value).', scale: 1e-6 },
-    chart: { colour: '#6c757d' },
+    chart: { colour: '#6b7280' },
     // Above about 1500 ppm enrichment is wasted and staff feel it; unset by default (no CO2 sensor yet).
     thresholds: { settingsKey: 'co2', bounds: ['high'], defaults: { high: null }, minimum: 0, maximum: 40000 },
   },
@@ -129,7 +130,7 @@ export const QUANTITIES = {
     zone: 'DHT11',
     homeAssistant: { deviceClass: 'atmospheric_pressure', unit: 'hPa' },
     metric: { name: 'greenhouse_air_pressure_pascals', help: 'Barometric air pressure (zone value).', scale: 100 },
-    chart: { colour: '#9b59b6' },
+    chart: { colour: '#7c3aed' },
   },
   rootTemperatureC: {
     field: 'rootTemperature',
@@ -140,7 +141,7 @@ export const QUANTITIES = {
     zone: 'SOIL_MOISTURE',
     homeAssistant: { deviceClass: 'temperature', unit: '°C' },
     metric: { name: 'greenhouse_root_temperature_celsius', help: 'Temperature of the root zone (zone value).', scale: 1 },
-    chart: { colour: '#c0392b' },
+    chart: { colour: '#b45309' },
   },
 } as const satisfies Record<string, QuantitySpec>;
 

@@ -9,7 +9,7 @@ import { createRaspberryPiHardware } from './rpi/hardware.ts';
 
 export * from './types.ts';
 export type * from './options.ts';
-export { SystemClock, ScaledClock, ManualClock, type Clock, type TimerHandle } from './clock.ts';
+export { SystemClock, ScaledClock, ManualClock, type Clock, type TimerHandle } from '../common/clock.ts';
 export { createSimulatorHardware, type SimulatorHardware, type SimulatorHardwareOptions } from './simulator/hardware.ts';
 export { GreenhouseSimulator, effectFor, type SensorFault, type SimulatedOutputSpec } from './simulator/simulator.ts';
 export type { GreenhouseState, OutputEffect } from './simulator/model.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from './clock.ts';
+import type { Clock } from '../common/clock.ts';
 
 /*
  * The wiring the server passes in. Same shapes as server/config/schema.ts (config.sensors,
@@ -28,11 +28,6 @@ export interface Hcsr04Options {
   tankDepthCm: number;
 }
 
-export interface SensorsOptions {
-  dht11: Dht11Options;
-  ads1115: Ads1115Options;
-  hcsr04: Hcsr04Options;
-}
 
 export type DeviceType = 'FAN' | 'WATER_PUMP' | 'LED_LIGHT' | 'HEATER' | 'COOLING_SYSTEM' | 'SERVO';
 
@@ -61,7 +56,8 @@ export interface SimulatorOptions {
 export interface HardwareOptions {
   mode: 'simulator' | 'raspberry-pi';
   clock: Clock;
-  sensors: SensorsOptions;
+  /** Every configured sensor instance (config `sensors.instances`, or the legacy keys as instances). */
+  sensors: readonly SensorInstanceOptions[];
   outputs: ReadonlyArray<OutputOptions>;
   simulator: SimulatorOptions;
   log?: Log;

@@ -70,10 +70,8 @@ export interface DriverStatus {
 }
 
 export interface Hardware {
-  climate: ClimateSensor | null;
-  light: LightSensor | null;
-  soil: SoilMoistureSensor | null;
-  waterLevel: WaterLevelSensor | null;
+  /** One driver per configured sensor instance that could be opened (status() says why one is missing). */
+  sensors: SensorInstanceDriver[];
   /** By outputId, every configured output that could be opened. */
   outputs: Map<string, SwitchOutput>;
   /** Which drivers are unavailable and why (e.g. Pi 5: pigpio/node-dht-sensor). */

@@ -10,7 +10,7 @@ import { UsersRepo } from './auth/users-repo.ts';
 import { ConfigError, loadConfig } from './config/load.ts';
 import { DATABASE_FILE, openDatabase } from './db/open.ts';
 import { createAdmin, RecoveryError, resetPassword } from './admin/recovery.ts';
-import { SystemClock } from '../drivers/clock.ts';
+import { SystemClock } from '../common/clock.ts';
 
 const USAGE = `Usage: npm run admin -- <command> NAME [options]
 

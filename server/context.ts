@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../drivers/clock.ts';
+import type { Clock } from '../common/clock.ts';
 import type { Hardware, SimulatorHardware } from '../drivers/index.ts';
 import type { ResolvedConfig } from './config/load.ts';
 import type { OpenedDatabase } from './db/open.ts';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { monotonicMs, ScaledClock, SystemClock, type Clock } from '../drivers/clock.ts';
+import { monotonicMs, ScaledClock, SystemClock, type Clock } from '../common/clock.ts';
 import { createHardware, type Hardware } from '../drivers/index.ts';
 import { buildHttpApp } from './app.ts';
 import { ensurePrivateDataDir } from './appliance/data-dir.ts';
@@ -95,6 +95,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const realtime = createRealtimeFeature(ctx, { auth, hubOptions: options.hubOptions });
   const devices = createDevicesFeature(ctx, { hub: realtime.hub, previewLimits: options.previewLimits });
   const alerts = createAlertsFeature(ctx, {
+    emailRecipients: () => auth.users.emailRecipients(),
     dependentsOf: (sensorType) => devicesDependingOn(sensorType, devices.repo.listPlain(), ctx.settings.get().deviceSettings.deadband).map((d) => d.deviceName),
     lockoutCause: (alertType, deviceId) => devices.safety.lockoutCause(alertType, deviceId),
   });
@@ -159,7 +160,7 @@ async function createAppContext(options: GatewayOptions): Promise<AppContext> {
   const hardware: GatewayHardware = options.hardware ?? (await createHardware({
     mode: config.hardware,
     clock,
-    sensors: config.sensors,
+    sensors: config.sensorInstances,
     outputs: config.outputs,
     simulator: config.simulator,
     log: (level, msg, obj) => driversLog[level](obj ?? {}, msg),

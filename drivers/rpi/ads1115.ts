@@ -1,4 +1,4 @@
-import { SerialQueue } from '../delay.ts';
+import { SerialQueue } from '../../common/delay.ts';
 import { SensorReadError, type LightSensor, type SoilMoistureSensor } from '../types.ts';
 import { ADS1115_PGA_MV, luxFromRaw, rawFromMillivolts, soilPercentFromRaw, type LightCurve, type SoilCalibration } from './ads1115-convert.ts';
 import { IC_ADS1115, type Ads1x15Constructor, type Ads1x15Device } from './native.ts';

@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.ts';
-import { delay } from '../delay.ts';
+import type { Clock } from '../../common/clock.ts';
+import { delay } from '../../common/delay.ts';
 import { SensorReadError } from '../types.ts';
 import {
   BME280_ADDRESSES,

@@ -1,5 +1,5 @@
-import { monotonicMs, type Clock, type MonotonicMs } from '../clock.ts';
-import { delay, SerialQueue } from '../delay.ts';
+import { monotonicMs, type Clock, type MonotonicMs } from '../../common/clock.ts';
+import { delay, SerialQueue } from '../../common/delay.ts';
 import { SensorReadError, type ClimateReading, type ClimateSensor } from '../types.ts';
 import { DHT11_MIN_INTERVAL_MS, isPossiblyCached, validateDht11 } from './dht11-convert.ts';
 import { DHT22_MIN_INTERVAL_MS, validateDht22 } from './dht22-convert.ts';

@@ -1,4 +1,4 @@
-import type { Clock, MonotonicMs } from '../clock.ts';
+import type { Clock, MonotonicMs } from '../../common/clock.ts';
 import { DHT11_MODEL, DhtSensor } from './dht-sensor.ts';
 import type { DhtModule } from './native.ts';
 

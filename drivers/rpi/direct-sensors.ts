@@ -1,6 +1,6 @@
 import { SENSOR_KINDS, type QuantityKey } from '../../common/catalogue.ts';
-import type { Clock } from '../clock.ts';
-import { SerialQueue } from '../delay.ts';
+import type { Clock } from '../../common/clock.ts';
+import { SerialQueue } from '../../common/delay.ts';
 import type { DhtInstanceOptions, Ds18b20InstanceOptions, I2cInstanceOptions } from '../options.ts';
 import type { QuantityValues, SensorInstanceDriver } from '../types.ts';
 import { Bme280Sensor } from './bme280.ts';

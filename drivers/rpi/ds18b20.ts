@@ -1,7 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
-import { SerialQueue } from '../delay.ts';
+import { SerialQueue } from '../../common/delay.ts';
 import { SensorReadError } from '../types.ts';
 import { checkDs18b20Id, decodeW1Slave } from './ds18b20-convert.ts';
 

@@ -1,14 +1,11 @@
-import type { Clock } from '../clock.ts';
-import { noLog, type Log, type OutputOptions, type SensorsOptions } from '../options.ts';
-import type { DriverStatus, Hardware, LightSensor, SoilMoistureSensor, SwitchOutput } from '../types.ts';
-import { Ads1115 } from './ads1115.ts';
-import { reprobedAdsSensors } from './reprobe-ads1115.ts';
-import { Reprobe } from './reprobe.ts';
+import type { Clock } from '../../common/clock.ts';
+import { noLog, type Log, type OutputOptions, type SensorInstanceOptions } from '../options.ts';
+import type { DriverStatus, Hardware, SwitchOutput } from '../types.ts';
 import { isRaspberryPi5, readBoardModel } from './board.ts';
-import { Dht11Sensor } from './dht11.ts';
 import { lookUpGpioBase } from './gpio-base.ts';
-import { Hcsr04Sensor } from './hcsr04.ts';
-import { importNative, type Ads1x15Constructor, type DhtModule, type OnoffModule, type PigpioModule } from './native.ts';
+import { openSensorInstances } from './sensor-instances.ts';
+import { importNative, type Ads1x15Constructor, type DhtModule, type I2cBusModule, type OnoffModule, type PigpioModule } from './native.ts';
+import { W1_DEVICES_ROOT } from './ds18b20.ts';
 import { RelayOutput } from './relay.ts';
 import { ServoOutput } from './servo.ts';
 
@@ -21,7 +18,13 @@ export interface RaspberryPiDeps {
   readBoardModel(): Promise<string | null>;
   /** /sys/class/gpio, or a temp dir in tests. */
   gpioSysfsRoot: string;
+  /** i2c-bus, for the I2C sensor kinds (default: the real package, loaded on first use). */
+  loadI2c?(): Promise<I2cBusModule>;
+  /** /sys/bus/w1/devices, for DS18B20s (default: the kernel's). */
+  w1DevicesRoot?: string;
 }
+
+const realDirect = { loadI2c: () => importNative<I2cBusModule>('i2c-bus'), w1DevicesRoot: W1_DEVICES_ROOT };
 
 /**
  * Must run before the library initialises (first Gpio): by default the pigpio C library opens an
@@ -46,7 +49,7 @@ export const realDeps: RaspberryPiDeps = {
 
 export interface RaspberryPiHardwareOptions {
   clock: Clock;
-  sensors: SensorsOptions;
+  sensors: readonly SensorInstanceOptions[];
   outputs: ReadonlyArray<OutputOptions>;
   log?: Log;
 }
@@ -141,67 +144,32 @@ export async function createRaspberryPiHardware(
   }
   await safeState();
 
-  // --- sensors ---
-  let climate: Dht11Sensor | null = null;
-  if (pi5) unavailable('dht11', PI5_REASON);
-  else {
-    try {
-      climate = new Dht11Sensor({ dht: await deps.loadDht(), pin: options.sensors.dht11.pin, clock: options.clock });
-      ok('dht11');
-    } catch (err) {
-      unavailable('dht11', `node-dht-sensor: ${message(err)}`);
-    }
-  }
-
-  // The ADS1115: a chip missing at boot or lost later is probed again with back-off (reprobe.ts).
-  let adc: Reprobe<Ads1115> | null = null;
-  let light: LightSensor | null = null;
-  let soil: SoilMoistureSensor | null = null;
-  const ads = options.sensors.ads1115;
-  try {
-    const Ads1x15 = await deps.loadAds1x15();
-    adc = new Reprobe({
-      name: 'ads1115',
-      open: () => Ads1115.open({ Ads1x15, bus: ads.bus, address: ads.address }),
-      close: (device) => device.close(),
-      clock: options.clock,
-      log,
-    });
-    ({ light, soil } = reprobedAdsSensors(adc, ads));
-    await adc.start();
-    dynamicStatus.push(() => adc!.status());
-  } catch (err) {
-    unavailable('ads1115', `ads1x15/i2c-bus: ${message(err)}`);
-  }
-
-  let waterLevel: Hcsr04Sensor | null = null;
-  if (!pigpio) unavailable('hcsr04', 'needs pigpio, which is unavailable');
-  else {
-    try {
-      const { triggerPin, echoPin, tankDepthCm } = options.sensors.hcsr04;
-      const dht = climate;
-      waterLevel = new Hcsr04Sensor({
-        pigpio, triggerPin, echoPin, tankDepthCm, clock: options.clock,
-        airTemperatureC: () => dht?.lastReading?.temperatureC ?? null,
-      });
-      ok('hcsr04');
-    } catch (err) {
-      unavailable('hcsr04', message(err));
-    }
-  }
+  // --- sensors: one driver per configured instance ---
+  const opened = await openSensorInstances(options.sensors, {
+    clock: options.clock,
+    log,
+    boardRefusal: pi5 ? PI5_REASON : null,
+    pigpio,
+    direct: {
+      loadDht: deps.loadDht,
+      loadI2c: deps.loadI2c ?? realDirect.loadI2c,
+      w1DevicesRoot: deps.w1DevicesRoot ?? realDirect.w1DevicesRoot,
+    },
+    loadAds1x15: deps.loadAds1x15,
+    ok,
+    unavailable,
+  });
+  dynamicStatus.push(...opened.dynamicStatus);
 
   return {
-    climate,
-    light,
-    soil,
-    waterLevel,
+    sensors: opened.sensors,
     outputs,
     status: () => [...statuses.map((s) => ({ ...s })), ...dynamicStatus.map((status) => status())],
     safeState,
     async close() {
       await safeState().catch((err) => log('error', message(err)));
       for (const relay of relays) relay.close();
-      await adc?.close().catch((err) => log('warn', `closing the I2C bus: ${message(err)}`));
+      await opened.close();
       pigpio?.terminate?.();
     },
   };

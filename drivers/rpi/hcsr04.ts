@@ -1,5 +1,5 @@
-import { monotonicMs, type Clock, type MonotonicMs } from '../clock.ts';
-import { delay, SerialQueue } from '../delay.ts';
+import { monotonicMs, type Clock, type MonotonicMs } from '../../common/clock.ts';
+import { delay, SerialQueue } from '../../common/delay.ts';
 import { SensorReadError, type WaterLevelSensor } from '../types.ts';
 import {
   distanceCmFromEchoUs,

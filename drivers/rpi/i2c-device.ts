@@ -1,4 +1,4 @@
-import { SerialQueue } from '../delay.ts';
+import { SerialQueue } from '../../common/delay.ts';
 import { SensorReadError } from '../types.ts';
 import type { I2cBus, I2cBusModule } from './native.ts';
 

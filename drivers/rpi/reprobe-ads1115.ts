@@ -1,36 +1,31 @@
-import type { SensorsOptions } from '../options.ts';
-import type { LightSensor, SoilMoistureSensor } from '../types.ts';
+import type { AdsLdrInstanceOptions, AdsSoilInstanceOptions } from '../options.ts';
 import { AdsLightSensor, AdsSoilSensor, type Ads1115 } from './ads1115.ts';
 import { luxFromRaw, soilPercentFromRaw } from './ads1115-convert.ts';
 import type { Reprobe } from './reprobe.ts';
 
 /**
- * The LDR and the soil probe on an ADS1115 that may come and go: each read goes through the Reprobe,
+ * An LDR or soil-probe instance on an ADS1115 that may come and go: each read goes through the Reprobe,
  * so it fails with "not found ... probed again in N s" while the chip is missing and counts a bus error
- * when a transfer fails. The conversions (calibration, curve) are checked once, here, at start.
+ * when a transfer fails. The conversion (calibration, curve) is checked once, here, at start.
  */
-export function reprobedAdsSensors(adc: Reprobe<Ads1115>, ads: SensorsOptions['ads1115']): { light: LightSensor; soil: SoilMoistureSensor } {
-  const lightOn = (device: Ads1115) => new AdsLightSensor({ adc: device, channel: ads.ldrChannel, curve: ads.lightCurve });
-  const soilOn = (device: Ads1115) => new AdsSoilSensor({ adc: device, channel: ads.soilChannel, calibration: { dryRaw: ads.soilDryRaw, wetRaw: ads.soilWetRaw } });
-  // Built once per device (cheap, but it validates the calibration: a bad one fails at start, not later).
-  let lightFor: { device: Ads1115; sensor: AdsLightSensor } | null = null;
-  let soilFor: { device: Ads1115; sensor: AdsSoilSensor } | null = null;
-  luxFromRaw(0, ads.lightCurve);
-  soilPercentFromRaw(0, { dryRaw: ads.soilDryRaw, wetRaw: ads.soilWetRaw });
-  return {
-    light: {
-      readLux: () =>
-        adc.read('light', (device) => {
-          if (lightFor?.device !== device) lightFor = { device, sensor: lightOn(device) };
-          return lightFor.sensor.readLux();
-        }),
-    },
-    soil: {
-      readPercent: () =>
-        adc.read('soil', (device) => {
-          if (soilFor?.device !== device) soilFor = { device, sensor: soilOn(device) };
-          return soilFor.sensor.readPercent();
-        }),
-    },
+export function reprobedAdsChannel(adc: Reprobe<Ads1115>, o: AdsLdrInstanceOptions | AdsSoilInstanceOptions): () => Promise<number> {
+  type Channel = { read(): Promise<number> };
+  const on = (device: Ads1115): Channel => {
+    if (o.kind === 'ADS1115_LDR') {
+      const light = new AdsLightSensor({ adc: device, channel: o.channel, curve: o.lightCurve });
+      return { read: () => light.readLux() };
+    }
+    const soil = new AdsSoilSensor({ adc: device, channel: o.channel, calibration: { dryRaw: o.dryRaw, wetRaw: o.wetRaw } });
+    return { read: () => soil.readPercent() };
   };
+  // Fail at start on a bad calibration, not at the first read.
+  if (o.kind === 'ADS1115_LDR') luxFromRaw(0, o.lightCurve);
+  else soilPercentFromRaw(0, { dryRaw: o.dryRaw, wetRaw: o.wetRaw });
+  // Built once per device (cheap, but it validates the calibration again for each new device).
+  let built: { device: Ads1115; channel: Channel } | null = null;
+  return () =>
+    adc.read(o.sensorId, (device) => {
+      if (built?.device !== device) built = { device, channel: on(device) };
+      return built.channel.read();
+    });
 }

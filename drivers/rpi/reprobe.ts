@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../clock.ts';
+import type { Clock, TimerHandle } from '../../common/clock.ts';
 import type { Log } from '../options.ts';
 import { SensorReadError, type DriverStatus } from '../types.ts';
 

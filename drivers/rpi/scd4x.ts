@@ -1,5 +1,5 @@
-import { monotonicMs, type Clock, type MonotonicMs } from '../clock.ts';
-import { delay } from '../delay.ts';
+import { monotonicMs, type Clock, type MonotonicMs } from '../../common/clock.ts';
+import { delay } from '../../common/delay.ts';
 import { SensorReadError } from '../types.ts';
 import { checkAddress, checkBusNumber, openProbed, type I2cDevice } from './i2c-device.ts';
 import type { I2cBusModule } from './native.ts';

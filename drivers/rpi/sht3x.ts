@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.ts';
-import { delay } from '../delay.ts';
+import type { Clock } from '../../common/clock.ts';
+import { delay } from '../../common/delay.ts';
 import { checkAddress, checkBusNumber, openProbed, type I2cDevice } from './i2c-device.ts';
 import type { I2cBusModule } from './native.ts';
 import { sensirionWords } from './sensirion-crc.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import type { Ads1115Options, DeviceType } from '../options.ts';
 import { SensorReadError, type ClimateReading, type SensorName } from '../types.ts';
 import { validateDht11 } from '../rpi/dht11-convert.ts';
@@ -58,6 +58,7 @@ export class GreenhouseSimulator {
   readonly #outputs = new Map<string, { kind: 'relay' | 'servo'; effect: OutputEffect | null; on: boolean }>();
   readonly #faults = new Map<SensorName, SensorFault>();
   readonly #stuck = new Map<SensorName, number | ClimateReading>();
+  readonly #instanceFaults = new Map<string, SensorFault>();
 
   constructor(opts: GreenhouseSimulatorOptions) {
     this.#clock = opts.clock;
@@ -116,6 +117,16 @@ export class GreenhouseSimulator {
     this.#stuck.delete(sensor);
     if (fault) this.#faults.set(sensor, fault);
     else this.#faults.delete(sensor);
+  }
+
+  /** Faults one sensor instance by its sensorId (null clears it); the others of its zone go on. */
+  injectInstanceFault(sensorId: string, fault: SensorFault | null): void {
+    if (fault) this.#instanceFaults.set(sensorId, fault);
+    else this.#instanceFaults.delete(sensorId);
+  }
+
+  instanceFaultOf(sensorId: string): SensorFault | null {
+    return this.#instanceFaults.get(sensorId) ?? null;
   }
 
   /** The fault injected into a sensor, or null. */

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import type { Alert, AlertStats, Severity } from '../contract/alert.ts';
 import { MANUAL_RESOLUTION } from '../contract/alert.ts';
 import type { SensorSnapshot, SensorType } from '../contract/reading.ts';
@@ -9,7 +9,7 @@ import type { SettingsService } from '../settings/settings-service.ts';
 import { toAlert, type AlertFilter, type AlertRow, type AlertsRepo, type NewAlert } from './alerts-repo.ts';
 import type { EmailNotifier } from './email-notifier.ts';
 import { evaluateCondensation, type CondensationState } from './condensation.ts';
-import { evaluateSafety, evaluateSensorHealth, evaluateThresholds, type Evaluation } from './evaluator.ts';
+import { evaluateSafety, evaluateSensorHealth, evaluateInstanceHealth, evaluateThresholds, type Evaluation } from './evaluator.ts';
 
 export interface AlertServiceDeps {
   repo: AlertsRepo;
@@ -60,6 +60,7 @@ export class AlertService {
         const dependents = event.healthy ? [] : (this.deps.dependentsOf?.(event.sensorType) ?? []);
         this.#apply(evaluateSensorHealth(event, this.deps.repo.activeByCause(), dependents));
       }),
+      bus.on('sensorInstanceHealthChanged', OWNER, (event) => this.#apply(evaluateInstanceHealth(event, this.deps.repo.activeByCause()))),
       bus.on('safetyEvent', OWNER, (event) => this.#apply(evaluateSafety(event, this.deps.repo.activeByCause()))),
     ];
   }

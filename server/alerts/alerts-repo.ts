@@ -1,4 +1,4 @@
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Alert, AlertStats, Severity } from '../contract/alert.ts';
 import { toIso, type Db } from '../db/open.ts';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import type { Transporter } from 'nodemailer';
 import type { Alert } from '../contract/alert.ts';
 import type { Config } from '../config/schema.ts';

@@ -163,6 +163,38 @@ export function evaluateSensorHealth(
   return result;
 }
 
+export const instanceCauseKey = (sensorId: string) => `instance:${sensorId}`;
+
+/**
+ * One sensor of a zone failed (or is stuck) while another still serves the zone: SENSOR_DEGRADED,
+ * MEDIUM, naming the instance (deviceId = its sensorId). Nothing else changes: rules and safety go on
+ * with the zone's other sensors. When every sensor of the zone has failed the zone's own SENSOR_FAULT
+ * speaks instead. Resolves when the instance is healthy again.
+ */
+export function evaluateInstanceHealth(
+  event: GatewayEvents['sensorInstanceHealthChanged'],
+  active: ReadonlyMap<string, ActiveAlertView>,
+): Evaluation {
+  const result = empty();
+  const causeKey = instanceCauseKey(event.sensorId);
+  const current = active.get(causeKey);
+  if (event.healthy) {
+    if (current) result.resolve.push({ id: current.id, causeKey, actionTaken: `Auto-resolved: sensor "${event.name}" answers normally again` });
+    return result;
+  }
+  if (current || !event.zoneServed) return result;
+  result.raise.push({
+    causeKey,
+    alertType: 'SENSOR_DEGRADED',
+    severity: 'MEDIUM',
+    message: `${event.message}; the other ${event.sensorType} sensors still serve the zone`,
+    deviceId: event.sensorId,
+    value: null,
+    threshold: null,
+  });
+  return result;
+}
+
 export const SAFETY_SEVERITY = {
   PUMP_MAX_RUNTIME: 'HIGH',
   // A heater switched on by hand ran its limit: someone forgot it, or the heating cannot keep up.

@@ -1,24 +1,11 @@
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
 import type { SensorType } from '../contract/reading.ts';
-import type { Preferences } from '../contract/user.ts';
-import type { Db } from '../db/open.ts';
-import { users } from '../db/schema.ts';
 import type { Feature } from '../features.ts';
 import { AlertService } from './alert-service.ts';
 import { AlertsRepo } from './alerts-repo.ts';
 import { EmailNotifier } from './email-notifier.ts';
 import { alertRoutes, notificationRoutes } from './routes.ts';
-
-/** Addresses of every granted account that opted in (a pending one is nobody's to mail yet). */
-export function emailRecipients(db: Db): string[] {
-  return db
-    .select({ email: users.email, preferences: users.preferences, requestedRole: users.requestedRole })
-    .from(users)
-    .all()
-    .filter((u) => u.requestedRole === null && (u.preferences as Partial<Preferences> | null)?.emailNotifications === true && u.email.includes('@'))
-    .map((u) => u.email);
-}
 
 export interface AlertsFeature extends Feature {
   service: AlertService;
@@ -28,6 +15,8 @@ export interface AlertsFeature extends Feature {
 /** The alerts feature: evaluator + storage + notifications, and its routes. */
 /** What alerts ask of the devices feature: who depends on a sensor, and whether a lockout persists. */
 export interface AlertsUses {
+  /** Who receives alert e-mails: the accounts feature owns the users table (default: nobody). */
+  emailRecipients?: () => string[];
   dependentsOf?: (sensorType: SensorType) => string[];
   lockoutCause?: (alertType: string, deviceId: string | null) => string | null;
 }
@@ -36,7 +25,7 @@ export function createAlertsFeature(ctx: AppContext, uses: AlertsUses = {}): Ale
   const { config, clock, bus, settings } = ctx;
   const db = ctx.database.db;
   const logger = featureLogger(ctx, 'alerts');
-  const notifier = new EmailNotifier({ smtp: config.smtp, recipients: () => emailRecipients(db), clock, logger });
+  const notifier = new EmailNotifier({ smtp: config.smtp, recipients: () => uses.emailRecipients?.() ?? [], clock, logger });
   const service = new AlertService({
     repo: new AlertsRepo({ db, greenhouseId: config.greenhouseId, clock }),
     bus,
@@ -44,7 +33,8 @@ export function createAlertsFeature(ctx: AppContext, uses: AlertsUses = {}): Ale
     notifier,
     clock,
     logger,
-    ...uses,
+    dependentsOf: uses.dependentsOf,
+    lockoutCause: uses.lockoutCause,
   });
   return {
     name: 'alerts',

@@ -1,14 +1,19 @@
+import { QUANTITIES, QUANTITY_KEYS } from '../../common/catalogue.ts';
 import { csvCell } from '../domain/csv-cell.ts';
 
-export const CSV_COLUMNS = ['timestamp', 'sensorType', 'temperature', 'humidity', 'lightIntensity', 'soilMoisture', 'waterLevel'] as const;
+/** The header: time, zone, then every quantity's wire field in catalogue order (common/catalogue.ts). */
+export const CSV_COLUMNS = ['timestamp', 'sensorType', ...QUANTITY_KEYS.map((q) => QUANTITIES[q].field)];
+
+/** The readings columns the CSV reads, in CSV_COLUMNS order. */
+export const CSV_SOURCE_COLUMNS = ['taken_at', 'sensor_type', ...QUANTITY_KEYS.map((q) => QUANTITIES[q].column)];
 
 export type CsvRow = [takenAt: number, sensorType: string, ...values: Array<number | null>];
 
 /**
- * Decimals per value column, as the dashboard shows them (spec section 9: one decimal, light whole):
- * a grower's spreadsheet wants 21.4, not 21.437512 from an averaged or calibrated value.
+ * Decimals per value column, as the dashboard shows them (the catalogue's precision: one decimal, light
+ * and CO2 whole): a grower's spreadsheet wants 21.4, not 21.437512 from an averaged or calibrated value.
  */
-const DECIMALS = [1, 1, 0, 1, 1] as const;
+const DECIMALS = QUANTITY_KEYS.map((q) => QUANTITIES[q].precision);
 
 // Numbers are written as numbers (a negative temperature is not a formula); text goes through csvCell.
 const cell = (value: number | null, column: number) => (value === null ? '' : String(Number(value.toFixed(DECIMALS[column] ?? 1))));

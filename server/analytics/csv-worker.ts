@@ -3,7 +3,7 @@
 // gets one chunk back, so a slow client pauses the query instead of filling memory.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { CSV_COLUMNS, csvLine, type CsvRow } from './csv-format.ts';
+import { CSV_COLUMNS, CSV_SOURCE_COLUMNS, csvLine, type CsvRow } from './csv-format.ts';
 import { runAsBackgroundThread } from '../db/worker-priority.ts';
 
 // Behind the main thread's sampling, rules and requests on a Pi core.
@@ -18,7 +18,7 @@ const connection = new Database(dbPath, { readonly: true, fileMustExist: true })
 connection.pragma('busy_timeout = 5000');
 const rows = connection
   .prepare(
-    `SELECT taken_at, sensor_type, temperature_c, humidity_pct, light_lux, soil_moisture_pct, water_level_cm
+    `SELECT ${CSV_SOURCE_COLUMNS.join(', ')}
      FROM readings WHERE greenhouse_id = ? AND taken_at >= ? AND taken_at <= ?
      ORDER BY taken_at, id`,
   )

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { SystemClock } from '../../drivers/clock.ts';
+import { SystemClock } from '../../common/clock.ts';
 import { runAppliance } from './lifecycle.ts';
 import { applianceLoggerOptions } from './logging.ts';
 import { datagramNotifySender, SystemdNotifier, watchdogIntervalMs } from './notify.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import { readFile } from 'node:fs/promises';
 import Type, { type Static } from 'typebox';
 import { NullableNumber } from '../contract/common.ts';

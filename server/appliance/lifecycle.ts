@@ -1,4 +1,4 @@
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import type { SystemdNotifier } from './notify.ts';
 
 /** The part of `process` the lifecycle uses (tests pass an EventEmitter and a fake exit). */

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../drivers/clock.ts';
+import type { Clock, TimerHandle } from '../../common/clock.ts';
 
 /**
  * sd_notify(3) for the systemd unit (systemd/greenhouse-gateway.service): READY=1 once the gateway

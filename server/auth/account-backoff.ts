@@ -1,4 +1,4 @@
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 
 export interface AccountBackoffOptions {
   /** Failures, from any address, before the account waits between attempts. */

@@ -1,4 +1,4 @@
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 /**
  * Counts failed sign-ins per key (a client, or a client and account) and refuses further attempts once `maxFailures` fall within
  * `windowMs`. Only failures count, so an operator signing in on several devices is never locked out,

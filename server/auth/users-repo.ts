@@ -1,4 +1,4 @@
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import { count, eq, sql } from 'drizzle-orm';
 import { DEFAULT_PREFERENCES, type Preferences, type PublicUser, type Role } from '../contract/user.ts';
 import { toIso, type Db } from '../db/open.ts';
@@ -39,6 +39,16 @@ export class UsersRepo {
 
   findById(id: number): UserRow | undefined {
     return this.deps.db.select().from(users).where(eq(users.id, id)).get();
+  }
+
+  /** Addresses of every granted account that opted in to alert e-mails (a pending one is nobody's to mail yet). */
+  emailRecipients(): string[] {
+    return this.deps.db
+      .select({ email: users.email, preferences: users.preferences, requestedRole: users.requestedRole })
+      .from(users)
+      .all()
+      .filter((u) => u.requestedRole === null && (u.preferences as Partial<Preferences> | null)?.emailNotifications === true && u.email.includes('@'))
+      .map((u) => u.email);
   }
 
   /** Every account, pending requests first, then by name. */

@@ -23,6 +23,8 @@ export const KNOWN_ALERT_TYPES = [
   'WATER_LEVEL_LOW',
   'SENSOR_FAULT',
   'SENSOR_STUCK',
+  /** One sensor of a zone failed or is stuck while another still serves the zone. */
+  'SENSOR_DEGRADED',
   'PUMP_MAX_RUNTIME',
   'HEATER_MAX_RUNTIME',
   'DRY_RUN_LOCKOUT',
@@ -65,4 +67,4 @@ export const AlertStats = Type.Object({
 });
 export type AlertStats = Static<typeof AlertStats>;
 
-export const MANUAL_RESOLUTION = 'Manually resolved by user';
+export { MANUAL_RESOLUTION } from '../../common/catalogue.ts';

@@ -1,58 +1,44 @@
-import Type, { type Static } from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
+import { QUANTITIES, QUANTITY_KEYS, SENSOR_KIND_NAMES, ZONE_QUANTITIES, ZONES, type QuantityField, type QuantityKey, type SensorKind } from '../../common/catalogue.ts';
 import { IsoTimestamp, NullableNumber } from './common.ts';
 
+export { STALE_AFTER_MS } from '../../common/catalogue.ts';
+
+/** One property per quantity's wire field (common/catalogue.ts), of the given schema. */
+function perField<T extends TSchema>(schema: () => T): Record<QuantityField, T> {
+  return Object.fromEntries(QUANTITY_KEYS.map((q) => [QUANTITIES[q].field, schema()])) as Record<QuantityField, T>;
+}
+
 /** One row of readings per sensor and sampling tick. WATER_LEVEL is the HC-SR04 over the tank. */
-export const SensorType = Type.Union([
-  Type.Literal('DHT11'),
-  Type.Literal('LDR'),
-  Type.Literal('SOIL_MOISTURE'),
-  Type.Literal('WATER_LEVEL'),
-]);
+export const SensorType = Type.Union([Type.Literal('DHT11'), Type.Literal('LDR'), Type.Literal('SOIL_MOISTURE'), Type.Literal('WATER_LEVEL')]);
 export type SensorType = Static<typeof SensorType>;
-export const SENSOR_TYPES: readonly SensorType[] = ['DHT11', 'LDR', 'SOIL_MOISTURE', 'WATER_LEVEL'];
+// The zones of common/catalogue.ts, spelled out for TypeBox's static type: a zone added there fails here.
+const _sameZones: [SensorType, (typeof ZONES)[number]] extends [(typeof ZONES)[number], SensorType] ? true : never = true;
+void _sameZones;
+export const SENSOR_TYPES: readonly SensorType[] = ZONES;
 
-/** Units as shown in the dashboard. */
-export const SENSOR_UNITS = {
-  temperature: '°C',
-  humidity: '%',
-  lightIntensity: 'lux',
-  soilMoisture: '%',
-  waterLevel: 'cm',
-} as const;
-export type SensorField = keyof typeof SENSOR_UNITS;
+/** Units as shown in the dashboard, by wire field. */
+export const SENSOR_UNITS = Object.fromEntries(QUANTITY_KEYS.map((q) => [QUANTITIES[q].field, QUANTITIES[q].unit])) as Record<QuantityField, string>;
+export type SensorField = QuantityField;
 
-/** The fields each sensor measures: a faulted sensor loses all of them. */
-export const SENSOR_FIELDS: Record<SensorType, readonly SensorField[]> = {
-  DHT11: ['temperature', 'humidity'],
-  LDR: ['lightIntensity'],
-  SOIL_MOISTURE: ['soilMoisture'],
-  WATER_LEVEL: ['waterLevel'],
-};
+/** The fields each zone carries: a faulted zone loses all of them. */
+export const SENSOR_FIELDS = Object.fromEntries(ZONES.map((z) => [z, ZONE_QUANTITIES[z].map((q) => QUANTITIES[q].field)])) as unknown as Record<SensorType, readonly SensorField[]>;
 
 /** One number per measured field (absent when the sensor does not measure it). */
-export const FieldValues = Type.Object({
-  temperature: Type.Optional(Type.Number()),
-  humidity: Type.Optional(Type.Number()),
-  lightIntensity: Type.Optional(Type.Number()),
-  soilMoisture: Type.Optional(Type.Number()),
-  waterLevel: Type.Optional(Type.Number()),
-});
-export type FieldValues = Static<typeof FieldValues>;
+export const FieldValues = Type.Object(perField(() => Type.Optional(Type.Number())));
+export type FieldValues = Partial<Record<SensorField, number>>;
 
 /** Any field may be missing (spec section 3): a field is absent when that sensor does not measure it. */
-export const Reading = Type.Object({
+const ReadingBase = Type.Object({
   _id: Type.String(),
   greenhouseId: Type.String(),
   sensorType: SensorType,
   timestamp: IsoTimestamp,
-  temperature: Type.Optional(Type.Number()),
-  humidity: Type.Optional(Type.Number()),
-  lightIntensity: Type.Optional(Type.Number()),
-  soilMoisture: Type.Optional(Type.Number()),
-  waterLevel: Type.Optional(Type.Number()),
   /** DHT11: air vapour-pressure deficit (kPa) and dew point (°C), derived from temperature and humidity. */
   vpdKpa: Type.Optional(Type.Number()),
   dewPointC: Type.Optional(Type.Number()),
+  /** DHT11: ±kPa of vpdKpa, from the datasheet accuracy of the air sensors this value comes from. */
+  vpdUncertaintyKpa: Type.Optional(Type.Number()),
   /** The sensor's main value in `unit` (temperature for DHT11). */
   value: Type.Optional(Type.Number()),
   unit: Type.Optional(Type.String()),
@@ -64,31 +50,51 @@ export const Reading = Type.Object({
   min: Type.Optional(FieldValues),
   max: Type.Optional(FieldValues),
 });
-export type Reading = Static<typeof Reading>;
+export const Reading = Type.Object({ ...ReadingBase.properties, ...perField(() => Type.Optional(Type.Number())) });
+export type Reading = Static<typeof ReadingBase> & FieldValues;
 
 /** Realtime `allSensorsUpdate`: one message a tick with the newest value of every field. */
-export const AllSensorsUpdate = Type.Object({
+const AllSensorsUpdateBase = Type.Object({
   greenhouseId: Type.String(),
-  temperature: NullableNumber,
-  humidity: NullableNumber,
-  soilMoisture: NullableNumber,
-  lightIntensity: NullableNumber,
-  waterLevel: NullableNumber,
   /** From the newest temperature and humidity; null while either is missing. */
   vpdKpa: NullableNumber,
   dewPointC: NullableNumber,
+  vpdUncertaintyKpa: NullableNumber,
   timestamp: IsoTimestamp,
 });
-export type AllSensorsUpdate = Static<typeof AllSensorsUpdate>;
+/** Every quantity's field, null while never read (built once: server/sensors/all-sensors-update.ts). */
+export const AllSensorsUpdate = Type.Object({ ...AllSensorsUpdateBase.properties, ...perField(() => NullableNumber) });
+export type AllSensorsUpdate = Static<typeof AllSensorsUpdateBase> & Record<SensorField, number | null>;
 
-export const SensorStatus = Type.Union([Type.Literal('online'), Type.Literal('warning'), Type.Literal('offline')]);
+/**
+ * A zone's status: online; warning when its newest reading is older than STALE_AFTER_MS; offline when
+ * never read; fault when every sensor of the zone is faulted (silent for 3 intervals, or stuck): no
+ * screen draws a value from it.
+ */
+export const SensorStatus = Type.Union([Type.Literal('online'), Type.Literal('warning'), Type.Literal('offline'), Type.Literal('fault')]);
 export type SensorStatus = Static<typeof SensorStatus>;
 
-/** A reading is stale, and its sensor in 'warning', after 5 minutes (spec section 9). */
-export const STALE_AFTER_MS = 5 * 60 * 1000;
-
-/** How uncertain VPD is from a DHT11 (±2 °C, ±5 %RH), shown beside every VPD value. */
-export const DHT11_VPD_UNCERTAINTY_KPA = 0.3;
+/** One sensor instance as GET /api/sensors/instances/:greenhouseId shows it. */
+export const SensorInstance = Type.Object({
+  sensorId: Type.String(),
+  kind: Type.Unsafe<SensorKind>(Type.String({ enum: [...SENSOR_KIND_NAMES] })),
+  name: Type.String(),
+  /** The zone (spec sensor type) its values count towards. */
+  zone: SensorType,
+  quantities: Type.Array(Type.String()),
+  /** ok: answered in the newest tick; stale: missed the newest tick(s) or never read; fault: silent for more than 3 intervals, or stuck. */
+  status: Type.Union([Type.Literal('ok'), Type.Literal('stale'), Type.Literal('fault')]),
+  lastReadingAt: Type.Union([IsoTimestamp, Type.Null()]),
+  /** Its newest values and its datasheet accuracy (±, in the quantity's unit), keyed by quantity. */
+  values: Type.Record(Type.String(), Type.Number()),
+  accuracy: Type.Record(Type.String(), Type.Number()),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+});
+export type SensorInstance = Omit<Static<typeof SensorInstance>, 'quantities' | 'values' | 'accuracy'> & {
+  quantities: QuantityKey[];
+  values: Partial<Record<QuantityKey, number>>;
+  accuracy: Partial<Record<QuantityKey, number>>;
+};
 
 /** The specification's five ranges, then 30 days and a year (served from the hourly rollups). */
 export const HISTORY_RANGES_HOURS = [1, 6, 24, 72, 168, 720, 8760] as const;
@@ -122,6 +128,8 @@ export interface SensorSnapshot {
   takenAt: string;
   values: Record<SensorField, number | null>;
   readAt: Record<SensorField, string | null>;
+  /** ±kPa of VPD from the air sensors behind the newest temperature and humidity (absent: unknown). */
+  vpdUncertaintyKpa?: number | null;
 }
 
 /** One local day's estimated daily light integral (GET /api/sensors/light-integral/:greenhouseId). */

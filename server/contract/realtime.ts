@@ -46,11 +46,9 @@ export type ServerMessage = {
   [E in keyof ServerEvents]: { event: E; data: ServerEvents[E] };
 }[keyof ServerEvents];
 
-/** Close code for missing, bad or expired authentication (design.md). */
-export const WS_CLOSE_UNAUTHORIZED = 4401;
-/** Closes a socket beyond the per-account cap (design.md, Limits and headers). */
+/** Close codes for missing, bad or expired authentication, and beyond the per-account cap. */
+export { WS_CLOSE_UNAUTHORIZED, WS_CLOSE_TOO_MANY } from '../../common/catalogue.ts';
 /** The account is pending an administrator's approval: it may not open the live stream. */
 export const WS_CLOSE_FORBIDDEN = 4403;
-export const WS_CLOSE_TOO_MANY = 4429;
 /** Closes a socket beyond the gateway's total cap: the standard "try again later". */
 export const WS_CLOSE_TRY_AGAIN_LATER = 1013;

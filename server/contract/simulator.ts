@@ -22,12 +22,18 @@ export const SimulatorState = Type.Object({
   outside: Type.Object({ temperatureC: Type.Number(), humidityPct: Type.Number(), cloudCover: Type.Number() }),
   tank: Type.Object({ levelCm: Type.Number(), depthCm: Type.Number() }),
   faults: Type.Array(Type.Object({ sensor: SensorType, fault: SimulatedFault })),
+  /** Faults injected into single sensor instances (the others of their zone go on). */
+  instanceFaults: Type.Array(Type.Object({ sensorId: Type.String(), fault: SimulatedFault })),
   /** What the switched-on outputs are doing to the house (heater, fan, cooling, pump, lights, window). */
   activeEffects: Type.Array(Type.String()),
 });
 export type SimulatorState = Static<typeof SimulatorState>;
 
-export const SimulatorFaultBody = Type.Object({ sensor: SensorType, fault: SimulatedFault }, { additionalProperties: false });
+/** `sensor` faults every instance of that zone; `sensorId` one instance. Exactly one of the two. */
+export const SimulatorFaultBody = Type.Object(
+  { sensor: Type.Optional(SensorType), sensorId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), fault: SimulatedFault },
+  { additionalProperties: false },
+);
 export type SimulatorFaultBody = Static<typeof SimulatorFaultBody>;
 
 export const SimulatorTankBody = Type.Object({ levelCm: Type.Number({ minimum: 0, maximum: 400 }) }, { additionalProperties: false });

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { QUANTITIES, QUANTITY_KEYS, type QuantityColumn } from '../../common/catalogue.ts';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 // Every timestamp is epoch milliseconds in an integer column (`*_at`), turned into ISO-8601 on the wire.
@@ -41,6 +42,11 @@ export const readings = sqliteTable(
     lightLux: real('light_lux'),
     soilMoisturePct: real('soil_moisture_pct'),
     waterLevelCm: real('water_level_cm'),
+    co2Ppm: real('co2_ppm'),
+    pressureHpa: real('pressure_hpa'),
+    rootTemperatureC: real('root_temperature_c'),
+    /** Air zone: ±kPa of its VPD, from the accuracy of the air sensors whose median this row holds. */
+    vpdUncertaintyKpa: real('vpd_uncertainty_kpa'),
   },
   (t) => [
     index('readings_sensor_type_taken_at_idx').on(t.sensorType, t.takenAt),
@@ -48,13 +54,20 @@ export const readings = sqliteTable(
   ],
 );
 
-/** The fields a reading may carry, as columns; every rollup keeps count, sum, min and max of each. */
-export const READING_FIELD_COLUMNS = ['temperature_c', 'humidity_pct', 'light_lux', 'soil_moisture_pct', 'water_level_cm'] as const;
+/**
+ * The fields a reading may carry, as columns, in catalogue order (common/catalogue.ts); every rollup
+ * keeps count, sum, min and max of each. tests/unit/server/catalogue-consumers.test.ts checks that the
+ * tables above and below have a column for each.
+ */
+export const READING_FIELD_COLUMNS = QUANTITY_KEYS.map((q) => QUANTITIES[q].column) as QuantityColumn[];
 
-/** count (of non-null values), sum, min and max of one field over a rollup bucket. */
-const fieldAggregates = (column: (typeof READING_FIELD_COLUMNS)[number]) => ({
-  [`${column}_n`]: integer(`${column}_n`).notNull(),
-  [`${column}_sum`]: real(`${column}_sum`).notNull(),
+/**
+ * count (of non-null values), sum, min and max of one field over a rollup bucket. A column added after
+ * the first release defaults to 0 readings (SQLite cannot add a NOT NULL column without a default).
+ */
+const fieldAggregates = (column: QuantityColumn, addedLater = false) => ({
+  [`${column}_n`]: addedLater ? integer(`${column}_n`).notNull().default(0) : integer(`${column}_n`).notNull(),
+  [`${column}_sum`]: addedLater ? real(`${column}_sum`).notNull().default(0) : real(`${column}_sum`).notNull(),
   [`${column}_min`]: real(`${column}_min`),
   [`${column}_max`]: real(`${column}_max`),
 });
@@ -79,6 +92,9 @@ export const readingRollups = sqliteTable(
     ...fieldAggregates('light_lux'),
     ...fieldAggregates('soil_moisture_pct'),
     ...fieldAggregates('water_level_cm'),
+    ...fieldAggregates('co2_ppm', true),
+    ...fieldAggregates('pressure_hpa', true),
+    ...fieldAggregates('root_temperature_c', true),
   },
   // Every query is one resolution and a range of buckets; pruning is a range too.
   (t) => [primaryKey({ columns: [t.resolutionMs, t.bucketAt, t.greenhouseId, t.sensorType] })],

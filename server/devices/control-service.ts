@@ -1,5 +1,5 @@
-import { SerialQueue } from '../../drivers/delay.ts';
-import type { Clock } from '../../drivers/clock.ts';
+import { SerialQueue } from '../../common/delay.ts';
+import type { Clock } from '../../common/clock.ts';
 import type { ControlAction, ControlLog, ControlSource, Device } from '../contract/device.ts';
 import type { EventBus } from '../events/bus.ts';
 import { notFound, unavailable } from '../domain/errors.ts';

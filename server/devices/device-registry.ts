@@ -1,4 +1,4 @@
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import type { AddableDeviceType, AutomationRules, Device, DeviceType, SensorLossAction } from '../contract/device.ts';
 import type { EventBus } from '../events/bus.ts';
 import { conflict, invalid, notFound } from '../domain/errors.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import { and, asc, desc, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
 import {
   EMPTY_RULES,

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../drivers/clock.ts';
+import type { Clock, TimerHandle } from '../../common/clock.ts';
 import type { Device } from '../contract/device.ts';
 import type { EventBus } from '../events/bus.ts';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import type { SensorSnapshot } from '../contract/reading.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import { isOnStatus } from './actions.ts';

@@ -2,6 +2,7 @@ import type { Alert } from '../contract/alert.ts';
 import type { ControlLog, Device } from '../contract/device.ts';
 import type { Reading, SensorSnapshot, SensorType } from '../contract/reading.ts';
 import type { Settings } from '../contract/settings.ts';
+import type { SensorKind } from '../../common/catalogue.ts';
 
 /** Safety interlocks that override rules and people (design.md, Hardware, sampling and control). */
 export type SafetyKind = 'PUMP_MAX_RUNTIME' | 'HEATER_MAX_RUNTIME' | 'DRY_RUN_LOCKOUT' | 'INTERLOCK' | 'SENSOR_LOSS' | 'HEATER_CUTOFF';
@@ -21,6 +22,22 @@ export interface GatewayEvents {
     sensorType: SensorType;
     healthy: boolean;
     fault: 'no_answer' | 'stuck' | null;
+    message: string;
+    at: string;
+  };
+  /**
+   * One sensor instance stopped answering or is stuck (healthy=false), or recovered. `zoneServed`: its
+   * zone still has a healthy sensor, so nothing else changes (the zone's own event says when it does).
+   */
+  sensorInstanceHealthChanged: {
+    greenhouseId: string;
+    sensorId: string;
+    name: string;
+    kind: SensorKind;
+    sensorType: SensorType;
+    healthy: boolean;
+    fault: 'no_answer' | 'stuck' | null;
+    zoneServed: boolean;
     message: string;
     at: string;
   };
@@ -75,6 +92,14 @@ export class EventBus {
       const current = this.#listeners.get(event);
       if (current) this.#listeners.set(event, current.filter((r) => r !== registration));
     };
+  }
+
+  /**
+   * Unsubscribes every listener `owner` registered, on every event: a feature's stop() says who it is
+   * once instead of keeping each subscription's undo function.
+   */
+  removeAll(owner: string): void {
+    for (const [event, list] of this.#listeners) this.#listeners.set(event, list.filter((r) => r.owner !== owner));
   }
 
   emit<E extends GatewayEventName>(event: E, payload: GatewayEvents[E]): void {

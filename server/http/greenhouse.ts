@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { notFound } from './errors.ts';
+import { GREENHOUSE_ID_ALIAS } from '../../common/catalogue.ts';
 
 /** The appliance serves one greenhouse; `default` is an alias for it (design.md, Contract). */
 export function makeGreenhouseResolver(greenhouseId: string) {
-  return (id: string): string | null => (id === greenhouseId || id === 'default' ? greenhouseId : null);
+  return (id: string): string | null => (id === greenhouseId || id === GREENHOUSE_ID_ALIAS ? greenhouseId : null);
 }
 
 /** A preHandler that rewrites `:greenhouseId` to the canonical id, or answers 404 for any other id. */

@@ -1,8 +1,8 @@
-import { SerialQueue } from '../../drivers/delay.ts';
+import { SerialQueue } from '../../common/delay.ts';
 import type { Logger } from 'pino';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import type { Clock, TimerHandle } from '../../drivers/clock.ts';
+import type { Clock, TimerHandle } from '../../common/clock.ts';
 import { AUTO_VACUUM } from '../db/auto-vacuum.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { SettingsService } from '../settings/settings-service.ts';

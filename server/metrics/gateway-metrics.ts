@@ -1,13 +1,14 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import type { AlertStats } from '../contract/alert.ts';
 import type { Device } from '../contract/device.ts';
 import type { MqttStatus } from '../contract/fleet.ts';
 import { SENSOR_TYPES, type SensorSnapshot, type SensorType } from '../contract/reading.ts';
 import { isOnStatus } from '../devices/actions.ts';
 import type { PreviewCounts } from '../devices/rules/preview-service.ts';
-import { QUANTITIES, sensorsState } from '../mqtt/quantities.ts';
+import { QUANTITIES, QUANTITY_KEYS } from '../../common/catalogue.ts';
+import { allSensorsUpdate } from '../sensors/all-sensors-update.ts';
 import type { SensorHealthReport } from '../sensors/sensor-health.ts';
 
 /** What the metrics are read from, at scrape time (a scrape is rare; nothing is polled in between). */
@@ -51,17 +52,24 @@ export class GatewayMetrics {
     this.registry.setDefaultLabels({ greenhouse_id: sources.greenhouseId });
     this.#processMetrics(registers);
 
-    for (const quantity of QUANTITIES) {
+    // One gauge per catalogue quantity in Prometheus base units (common/catalogue.ts `metric`), then
+    // the two derived from the air's temperature and humidity.
+    const gauges = [
+      ...QUANTITY_KEYS.map((key) => ({ ...QUANTITIES[key].metric, field: QUANTITIES[key].field, zone: QUANTITIES[key].zone })),
+      { name: 'greenhouse_air_vpd_pascals', help: 'Air vapour-pressure deficit.', scale: 1000, field: 'vpdKpa', zone: 'DHT11' as const },
+      { name: 'greenhouse_air_dew_point_celsius', help: 'Dew point of the air.', scale: 1, field: 'dewPointC', zone: 'DHT11' as const },
+    ];
+    for (const gauge of gauges) {
       new Gauge({
-        name: quantity.metric,
-        help: `${quantity.name} (${quantity.unit}), newest reading (absent until read)`,
+        name: gauge.name,
+        help: `${gauge.help} Newest value; absent until read.`,
         // A label, so a quantity never read is absent rather than a misleading 0.
         labelNames: ['sensor'],
         registers,
         collect() {
           this.reset();
-          const value = sensorsState(sources.greenhouseId, sources.snapshot())[quantity.field as keyof ReturnType<typeof sensorsState>];
-          if (typeof value === 'number') this.set({ sensor: quantity.sensorType }, value);
+          const value = allSensorsUpdate(sources.greenhouseId, sources.snapshot())[gauge.field as keyof ReturnType<typeof allSensorsUpdate>];
+          if (typeof value === 'number') this.set({ sensor: gauge.zone }, value * gauge.scale);
         },
       });
     }

@@ -1,7 +1,7 @@
-import { DomainError } from '../domain/errors.ts';
+import { commandFailureOf } from './command-error.ts';
 import type { IPublishPacket } from 'mqtt';
 import type { Logger } from 'pino';
-import type { Clock, TimerHandle } from '../../drivers/clock.ts';
+import type { Clock, TimerHandle } from '../../common/clock.ts';
 import type { Alert } from '../contract/alert.ts';
 import { isTopicSafeDeviceId } from '../contract/common.ts';
 import type { Device, DeviceType } from '../contract/device.ts';
@@ -11,7 +11,8 @@ import type { EventBus } from '../events/bus.ts';
 import type { Discovery } from './discovery.ts';
 import { ForeignConfigs } from './foreign-configs.ts';
 import { InputGuard, type DropReason, type InputLimits } from './input-guard.ts';
-import { DERIVED_FIELDS, sensorsState } from './quantities.ts';
+import { allSensorsUpdate } from '../sensors/all-sensors-update.ts';
+import { QUANTITIES } from './quantities.ts';
 import type { MqttConnection } from './connection.ts';
 import { deviceStatePayload, parseCommand, type Topics } from './topics.ts';
 
@@ -56,7 +57,7 @@ export class MqttBridge {
   /** Device types by id, to clear the right discovery config once a device is gone. */
   readonly #deviceTypes = new Map<string, DeviceType>();
   /** VPD and dew point once they have had a value: only then are they announced to Home Assistant. */
-  readonly #derivedSeen = new Set<string>();
+  readonly #seen = new Set<string>();
   #pendingCommands = 0;
   #commandsReceived = 0;
   readonly #guard: InputGuard;
@@ -139,7 +140,7 @@ export class MqttBridge {
     const run = ++this.#republish;
     const { discovery, topics } = this.#deps;
     const devices = this.#deps.listDevices();
-    for (const message of discovery?.configs([], this.#derivedSeen) ?? []) this.#retained(message.topic, message.payload);
+    for (const message of discovery?.configs([], this.#seen) ?? []) this.#retained(message.topic, message.payload);
     const snapshot = this.#deps.snapshot();
     if (Object.values(snapshot.values).some((v) => v !== null)) this.#publishSensors(snapshot);
     for (let i = 0; i < devices.length; i += REPUBLISH_SLICE) {
@@ -156,14 +157,14 @@ export class MqttBridge {
   }
 
   #wantedConfigs(devices: readonly Device[]) {
-    return this.#deps.discovery?.configs(devices, this.#derivedSeen) ?? [];
+    return this.#deps.discovery?.configs(devices, this.#seen) ?? [];
   }
 
   #publishSensors(snapshot: SensorSnapshot): void {
     const { discovery, topics, greenhouseId } = this.#deps;
-    const state = sensorsState(greenhouseId, snapshot);
-    const appeared = DERIVED_FIELDS.filter((field) => !this.#derivedSeen.has(field) && state[field as keyof typeof state] !== null);
-    for (const field of appeared) this.#derivedSeen.add(field);
+    const state = allSensorsUpdate(greenhouseId, snapshot);
+    const appeared = QUANTITIES.map((q) => q.field).filter((field) => !this.#seen.has(field) && state[field as keyof typeof state] !== null);
+    for (const field of appeared) this.#seen.add(field);
     if (discovery && appeared.length > 0) {
       for (const message of this.#wantedConfigs(this.#deps.listDevices())) this.#retained(message.topic, message.payload);
     }
@@ -233,8 +234,8 @@ export class MqttBridge {
     // Our own retained configs come back once each at subscription: a size check and a set lookup.
     if (bytes > MAX_HA_PAYLOAD_BYTES) return;
     // A retained config of ours that nothing wants any more (a device removed while we were away).
-    // VPD and dew point count as wanted even before this run has read them, so they do not flap at start.
-    this.#wantedConfigTopics ??= new Set(discovery.configs(this.#deps.listDevices(), new Set(DERIVED_FIELDS)).map((m) => m.topic));
+    // Every quantity counts as wanted even before this run has read it, so none flaps at start.
+    this.#wantedConfigTopics ??= new Set(discovery.configs(this.#deps.listDevices(), new Set(QUANTITIES.map((q) => q.field))).map((m) => m.topic));
     if (!this.#wantedConfigTopics.has(topic)) {
       if (payload === '') return;
       this.#deps.logger.info({ topic }, 'clearing a Home Assistant config for a device that no longer exists');
@@ -275,10 +276,11 @@ export class MqttBridge {
       .then(
         (result) => answer(true, result.message, result.device.status),
         (err: unknown) => {
-          const message = err instanceof Error ? err.message : String(err);
-          logger.warn({ deviceId, command, reason: message }, 'MQTT command refused');
+          const failure = commandFailureOf(err);
+          if (failure.internal) logger.error({ err, deviceId, command }, 'MQTT command failed');
+          else logger.warn({ deviceId, command, reason: failure.message }, 'MQTT command refused');
           // The lock's kind, so an automation on the broker can tell a run budget from a dry tank.
-          answer(false, message, undefined, err instanceof DomainError ? err.lock?.kind : undefined);
+          answer(false, failure.message, undefined, failure.lock);
         },
       )
       .finally(() => this.#pendingCommands--);

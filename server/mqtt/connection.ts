@@ -1,6 +1,6 @@
 import type { IClientOptions, IPublishPacket, MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
-import type { Clock, TimerHandle } from '../../drivers/clock.ts';
+import type { Clock, TimerHandle } from '../../common/clock.ts';
 import { withoutCredentials } from '../config/load.ts';
 import type { MqttStatus } from '../contract/fleet.ts';
 import { Outbox, type OutgoingMessage } from './outbox.ts';

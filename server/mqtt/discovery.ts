@@ -1,5 +1,6 @@
 import type { Device, DeviceType } from '../contract/device.ts';
 import { isServo } from '../devices/actions.ts';
+import type { QuantityKey } from '../../common/catalogue.ts';
 import { QUANTITIES, type Quantity } from './quantities.ts';
 import { OFFLINE, ONLINE, type Topics } from './topics.ts';
 
@@ -37,8 +38,15 @@ export class Discovery {
   readonly #topics: Topics;
   readonly #identity: GatewayIdentity;
   readonly #nodeId: string;
+  readonly #measured: ReadonlySet<QuantityKey> | null;
 
-  constructor(options: { prefix: string; topics: Topics; identity: GatewayIdentity }) {
+  /**
+   * `measured`: the quantities the configured sensors measure, announced from the start; any other
+   * (and VPD and dew point) only once it has had a value, so a house without a CO2 sensor shows no
+   * CO2 entity. Without it every catalogue quantity is announced.
+   */
+  constructor(options: { prefix: string; topics: Topics; identity: GatewayIdentity; measured?: ReadonlySet<QuantityKey> }) {
+    this.#measured = options.measured ?? null;
     this.#prefix = options.prefix;
     this.#topics = options.topics;
     this.#identity = options.identity;
@@ -56,8 +64,9 @@ export class Discovery {
   }
 
   /** Every config this gateway wants now, for its devices and the quantities it has seen. */
-  configs(devices: readonly Device[], derivedSeen: ReadonlySet<string>): DiscoveryMessage[] {
-    const sensors = QUANTITIES.filter((q) => !q.derived || derivedSeen.has(q.field)).map((q) => this.#sensor(q));
+  configs(devices: readonly Device[], seen: ReadonlySet<string>): DiscoveryMessage[] {
+    const wanted = (q: Quantity) => seen.has(q.field) || (q.key !== null && (this.#measured === null || this.#measured.has(q.key)));
+    const sensors = QUANTITIES.filter(wanted).map((q) => this.#sensor(q));
     return [...sensors, ...devices.map((d) => this.device(d))];
   }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SystemClock, type Clock } from '../../drivers/clock.ts';
+import { SystemClock, type Clock } from '../../common/clock.ts';
 import { packageVersion } from '../appliance/health-feature.ts';
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
@@ -130,6 +130,7 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
               model: `Greenhouse gateway (${config.hardware === 'raspberry-pi' ? 'Raspberry Pi' : 'simulator'})`,
               swVersion: packageVersion(),
             },
+            measured: new Set(ctx.hardware.sensors.flatMap((sensor) => sensor.quantities)),
           })
         : null;
       bridge = new MqttBridge({

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock, TimerHandle } from '../../drivers/clock.ts';
+import type { Clock, TimerHandle } from '../../common/clock.ts';
 
 /** One replacement per config topic per this window: two publishers that disagree do not ping-pong at wire speed. */
 export const REPLACE_WINDOW_MS = 5_000;

@@ -1,7 +1,7 @@
-import type { AllSensorsUpdate, SensorSnapshot, SensorType } from '../contract/reading.ts';
-import { climateMetrics } from '../sensors/climate-metrics.ts';
+import { QUANTITIES as CATALOGUE, QUANTITY_KEYS, ZONES, type QuantityKey } from '../../common/catalogue.ts';
+import type { SensorType } from '../contract/reading.ts';
 
-/** A quantity the gateway measures, as a Home Assistant sensor reads it from `sensors/state`. */
+/** A quantity the gateway publishes, as a Home Assistant sensor reads it from `sensors/state`. */
 export interface Quantity {
   /** The key in the `sensors/state` JSON. */
   field: string;
@@ -9,46 +9,26 @@ export interface Quantity {
   name: string;
   deviceClass: string;
   unit: string;
-  /** Derived from temperature and humidity (VPD, dew point): announced once it has a value. */
-  derived: boolean;
-  /** Prometheus metric name, unit in the name (prometheus.io, Metric and label naming). */
-  metric: string;
-  /** The sensor it comes from (the metric's `sensor` label). */
+  /** The catalogue's quantity, or null for one derived from temperature and humidity (VPD, dew point). */
+  key: QuantityKey | null;
+  /** The zone it comes from (the metric's `sensor` label). */
   sensorType: SensorType;
 }
 
+const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
 /**
- * One list for Home Assistant (device classes and units from developers.home-assistant.io, Sensor
- * entity) and Prometheus (metric names with their unit).
+ * Every catalogue quantity (common/catalogue.ts: Home Assistant device class and unit from
+ * developers.home-assistant.io, Sensor entity), then the two derived from the air's temperature and
+ * humidity.
  */
 export const QUANTITIES: readonly Quantity[] = [
-  { field: 'temperature', sensorType: 'DHT11', metric: 'greenhouse_temperature_celsius', objectId: 'temperature', name: 'Temperature', deviceClass: 'temperature', unit: '°C', derived: false },
-  { field: 'humidity', sensorType: 'DHT11', metric: 'greenhouse_humidity_percent', objectId: 'humidity', name: 'Humidity', deviceClass: 'humidity', unit: '%', derived: false },
-  { field: 'lightIntensity', sensorType: 'LDR', metric: 'greenhouse_light_lux', objectId: 'light_intensity', name: 'Light', deviceClass: 'illuminance', unit: 'lx', derived: false },
-  { field: 'soilMoisture', sensorType: 'SOIL_MOISTURE', metric: 'greenhouse_soil_moisture_percent', objectId: 'soil_moisture', name: 'Soil moisture', deviceClass: 'moisture', unit: '%', derived: false },
-  { field: 'waterLevel', sensorType: 'WATER_LEVEL', metric: 'greenhouse_water_level_centimeters', objectId: 'water_level', name: 'Water tank level', deviceClass: 'distance', unit: 'cm', derived: false },
-  { field: 'vpdKpa', sensorType: 'DHT11', metric: 'greenhouse_vpd_kilopascals', objectId: 'vpd', name: 'Vapour-pressure deficit', deviceClass: 'pressure', unit: 'kPa', derived: true },
-  { field: 'dewPointC', sensorType: 'DHT11', metric: 'greenhouse_dew_point_celsius', objectId: 'dew_point', name: 'Dew point', deviceClass: 'temperature', unit: '°C', derived: true },
+  ...QUANTITY_KEYS.map((key): Quantity => {
+    const q = CATALOGUE[key];
+    return { field: q.field, key, objectId: snake(q.field), name: q.label, deviceClass: q.homeAssistant.deviceClass, unit: q.homeAssistant.unit, sensorType: q.zone };
+  }),
+  { field: 'vpdKpa', key: null, sensorType: ZONES[0], objectId: 'vpd', name: 'Vapour-pressure deficit', deviceClass: 'pressure', unit: 'kPa' },
+  { field: 'dewPointC', key: null, sensorType: ZONES[0], objectId: 'dew_point', name: 'Dew point', deviceClass: 'temperature', unit: '°C' },
 ];
 
-export const DERIVED_FIELDS: readonly string[] = QUANTITIES.filter((q) => q.derived).map((q) => q.field);
-
-/**
- * The `sensors/state` payload: the allSensorsUpdate values (design.md, Fleet), VPD and dew point
- * derived from the newest temperature and humidity as the realtime bridge derives them.
- */
-export function sensorsState(greenhouseId: string, snapshot: SensorSnapshot): AllSensorsUpdate {
-  const { values } = snapshot;
-  const metrics = climateMetrics(values.temperature, values.humidity);
-  return {
-    greenhouseId,
-    temperature: values.temperature,
-    humidity: values.humidity,
-    soilMoisture: values.soilMoisture,
-    lightIntensity: values.lightIntensity,
-    waterLevel: values.waterLevel,
-    vpdKpa: metrics.vpdKpa ?? null,
-    dewPointC: metrics.dewPointC ?? null,
-    timestamp: snapshot.takenAt,
-  };
-}
+export const DERIVED_FIELDS: readonly string[] = QUANTITIES.filter((q) => q.key === null).map((q) => q.field);

@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import type { Clock, TimerHandle } from '../../drivers/clock.ts';
+import type { Clock, TimerHandle } from '../../common/clock.ts';
 import type { Reading, SensorType } from '../contract/reading.ts';
 import type { NewReading, ReadingsRepo } from './readings-repo.ts';
-import { readingFromRow } from './reading-row.ts';
+import { readingFromRow, rowOfNewReading } from './reading-row.ts';
 
 /** A batch is committed this often: one fsync a minute instead of one per tick (docs/performance.md, SD card). */
 export const FLUSH_EVERY_MS = 60_000;
@@ -139,15 +139,5 @@ export class BatchedTicks {
 }
 
 function provisionalReading(greenhouseId: string, r: NewReading): Reading {
-  return readingFromRow({
-    id: `${r.sensorType}-${r.takenAtMs}`,
-    greenhouse_id: greenhouseId,
-    sensor_type: r.sensorType,
-    taken_at: r.takenAtMs,
-    temperature_c: r.temperatureC ?? null,
-    humidity_pct: r.humidityPct ?? null,
-    light_lux: r.lightLux ?? null,
-    soil_moisture_pct: r.soilMoisturePct ?? null,
-    water_level_cm: r.waterLevelCm ?? null,
-  });
+  return readingFromRow(rowOfNewReading(`${r.sensorType}-${r.takenAtMs}`, greenhouseId, r));
 }

@@ -35,3 +35,16 @@ export function climateMetrics(temperatureC: number | null | undefined, humidity
     ...(dew === null ? {} : { dewPointC: round(dew, 1) }),
   };
 }
+
+/**
+ * How far VPD can be off when temperature is off by up to ±accuracyC and humidity by ±accuracyPct: the
+ * worst case, |∂VPD/∂T|·ΔT + |∂VPD/∂RH|·ΔRH, to 0.01 kPa. With a DHT11 (±2 °C, ±5 %RH) at 25 °C and
+ * 60 % this is about ±0.3 kPa; with an SHT4x (±0.2 °C, ±1.8 %RH) about ±0.07 kPa.
+ */
+export function vpdUncertaintyKpa(temperatureC: number, humidityPct: number, accuracyC: number, accuracyPct: number): number {
+  const es = saturationVapourPressureKpa(temperatureC);
+  const desDt = (es * A * B_C) / (temperatureC + B_C) ** 2;
+  const dT = desDt * (1 - humidityPct / 100) * accuracyC;
+  const dRh = (es * accuracyPct) / 100;
+  return round(dT + dRh, 2);
+}

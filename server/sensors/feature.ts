@@ -1,4 +1,4 @@
-import { monotonicMs, SystemClock } from '../../drivers/clock.ts';
+import { monotonicMs, SystemClock } from '../../common/clock.ts';
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
 import type { Feature } from '../features.ts';
@@ -23,8 +23,10 @@ export interface SensorsFeature extends Feature {
 export function createSensorsFeature(ctx: AppContext): SensorsFeature {
   const { clock } = ctx;
   const logger = featureLogger(ctx, 'sensors');
-  const catchUp = new RollupCatchUp({ writer: new RollupWriter(ctx.database.sqlite), log: logger });
-  const repo = new ReadingsRepo(ctx.database.sqlite, { onRollupBacklog: () => catchUp.kick() });
+  // One rollup writer: the tick's inline fold and the background catch-up share its statements and state.
+  const rollupWriter = new RollupWriter(ctx.database.sqlite);
+  const catchUp = new RollupCatchUp({ writer: rollupWriter, log: logger });
+  const repo = new ReadingsRepo(ctx.database.sqlite, { rollupWriter, onRollupBacklog: () => catchUp.kick() });
   const batches = new BatchedTicks({ repo, sqlite: ctx.database.sqlite, clock, logger });
   // A wall clock stepped back never writes readings into the past of the history (docs/hardware.md).
   const monotone = new MonotoneReadings({
@@ -34,7 +36,7 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
       logger.warn({ sensorType, behindSeconds: Math.round(behindMs / 1000) }, 'the clock is behind the newest stored reading: storing resumes once it passes it'),
   });
   const sampler = new SamplingLoop({
-    sensors: ctx.hardware,
+    sensors: ctx.hardware.sensors,
     repo: monotone,
     bus: ctx.bus,
     settings: ctx.settings,
@@ -59,7 +61,7 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
       // Any write on the gateway's connection (total_changes) or another's (data_version) is a new version.
       const versions = ctx.database.sqlite.prepare('SELECT total_changes()').pluck();
       const dataVersion = () => (versions.get() as number) * 1_000 + (ctx.database.sqlite.pragma('data_version', { simple: true }) as number);
-      await api.register(sensorRoutes, { prefix: '/sensors', repo, latest: (id) => batches.latest(id), clock, historyReady, dataVersion, ppfdPerLux: ctx.config.light.ppfdPerLux });
+      await api.register(sensorRoutes, { prefix: '/sensors', repo, latest: (id) => batches.latest(id), clock, historyReady, dataVersion, ppfdPerLux: ctx.config.light.ppfdPerLux, sampler });
     },
     start: () => {
       // Rollups catch up in the background (a restored database); history requests wait for them.

@@ -1,9 +1,9 @@
-import { delay } from '../../drivers/delay.ts';
-import type { Clock } from '../../drivers/clock.ts';
-import type { NewReading } from './readings-repo.ts';
+import { delay } from '../../common/delay.ts';
+import type { Clock } from '../../common/clock.ts';
+import type { QuantityValues } from '../../drivers/types.ts';
 import type { Probe } from './probes.ts';
 
-export type ProbeValues = Omit<NewReading, 'sensorType' | 'takenAtMs'>;
+export type ProbeValues = QuantityValues;
 export type ProbeOutcome =
   | { ok: true; values: ProbeValues; readAtMs: number; attempts: number }
   | { ok: false; error: string; attempts: number };

@@ -1,38 +1,34 @@
+import { QUANTITIES, QUANTITY_KEYS, ZONE_MAIN_QUANTITY, type QuantityColumn, type QuantityField } from '../../common/catalogue.ts';
 import { toIso } from '../db/open.ts';
-import type { Reading, SensorField, SensorType } from '../contract/reading.ts';
+import type { Reading, SensorType } from '../contract/reading.ts';
 import { climateMetrics } from './climate-metrics.ts';
+import type { NewReading } from './readings-repo.ts';
 
-/** A `readings` row as better-sqlite3 returns it (snake_case columns). */
-export interface ReadingRow {
+/** A `readings` row as better-sqlite3 returns it (snake_case columns; one per quantity of the catalogue). */
+export type ReadingRow = {
   id: number | string;
   greenhouse_id: string;
   sensor_type: SensorType;
   taken_at: number;
-  temperature_c: number | null;
-  humidity_pct: number | null;
-  light_lux: number | null;
-  soil_moisture_pct: number | null;
-  water_level_cm: number | null;
-}
+  vpd_uncertainty_kpa?: number | null;
+} & Partial<Record<QuantityColumn, number | null>>;
 
 /** The wire name of each field column. */
-export const FIELD_OF_COLUMN = {
-  temperature_c: 'temperature',
-  humidity_pct: 'humidity',
-  light_lux: 'lightIntensity',
-  soil_moisture_pct: 'soilMoisture',
-  water_level_cm: 'waterLevel',
-} as const satisfies Record<string, SensorField>;
+export const FIELD_OF_COLUMN = Object.fromEntries(QUANTITY_KEYS.map((q) => [QUANTITIES[q].column, QUANTITIES[q].field])) as Record<QuantityColumn, QuantityField>;
 
-/** The main value and unit per sensor type (DHT11's main value is its temperature). */
-const MAIN_FIELD: Record<SensorType, { column: keyof ReadingRow; unit: string }> = {
-  DHT11: { column: 'temperature_c', unit: '°C' },
-  LDR: { column: 'light_lux', unit: 'lux' },
-  SOIL_MOISTURE: { column: 'soil_moisture_pct', unit: '%' },
-  WATER_LEVEL: { column: 'water_level_cm', unit: 'cm' },
-};
+/** The main value's column and unit per zone (DHT11's main value is its temperature). */
+export const MAIN_FIELD = Object.fromEntries(
+  Object.entries(ZONE_MAIN_QUANTITY).map(([zone, q]) => [zone, { column: QUANTITIES[q].column, unit: QUANTITIES[q].unit }]),
+) as Record<SensorType, { column: QuantityColumn; unit: string }>;
 
-/** Row to wire reading: a field the sensor does not measure is absent, not null (spec section 3). */
+/** A tick's zone values as the row they are stored as (every catalogue column, null where absent). */
+export function rowOfNewReading(id: number | string, greenhouseId: string, r: NewReading): ReadingRow {
+  const row: ReadingRow = { id, greenhouse_id: greenhouseId, sensor_type: r.sensorType, taken_at: r.takenAtMs, vpd_uncertainty_kpa: r.vpdUncertaintyKpa ?? null };
+  for (const q of QUANTITY_KEYS) row[QUANTITIES[q].column] = r[q] ?? null;
+  return row;
+}
+
+/** Row to wire reading: a field the zone does not carry is absent, not null (docs/sensors.md, zones). */
 export function readingFromRow(row: ReadingRow): Reading {
   const reading: Reading = {
     _id: String(row.id),
@@ -40,12 +36,14 @@ export function readingFromRow(row: ReadingRow): Reading {
     sensorType: row.sensor_type,
     timestamp: toIso(row.taken_at),
   };
-  if (row.temperature_c !== null) reading.temperature = row.temperature_c;
-  if (row.humidity_pct !== null) reading.humidity = row.humidity_pct;
-  if (row.sensor_type === 'DHT11') Object.assign(reading, climateMetrics(row.temperature_c, row.humidity_pct));
-  if (row.light_lux !== null) reading.lightIntensity = row.light_lux;
-  if (row.soil_moisture_pct !== null) reading.soilMoisture = row.soil_moisture_pct;
-  if (row.water_level_cm !== null) reading.waterLevel = row.water_level_cm;
+  for (const q of QUANTITY_KEYS) {
+    const value = row[QUANTITIES[q].column];
+    if (typeof value === 'number') reading[QUANTITIES[q].field] = value;
+  }
+  if (row.sensor_type === 'DHT11') {
+    Object.assign(reading, climateMetrics(row.temperature_c, row.humidity_pct));
+    if (typeof row.vpd_uncertainty_kpa === 'number' && reading.vpdKpa !== undefined) reading.vpdUncertaintyKpa = row.vpd_uncertainty_kpa;
+  }
   const main = MAIN_FIELD[row.sensor_type];
   const value = row[main.column];
   if (typeof value === 'number') reading.value = value;

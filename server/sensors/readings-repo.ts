@@ -7,18 +7,18 @@ import { INLINE_FOLD_MAX_ROWS } from '../history/rollup-catch-up.ts';
 import { FIELD_COLUMNS, HOUR_MS, type FieldColumn } from '../history/rollup-levels.ts';
 import { RollupWriter } from '../history/rollup-writer.ts';
 import { climateMetrics } from './climate-metrics.ts';
-import { FIELD_OF_COLUMN, readingFromRow, type ReadingRow } from './reading-row.ts';
+import { FIELD_OF_COLUMN, MAIN_FIELD, readingFromRow, rowOfNewReading, type ReadingRow } from './reading-row.ts';
+import { QUANTITY_KEYS, type QuantityKey } from '../../common/catalogue.ts';
 
-/** One sensor's values from one tick, stamped with the clock at read time. */
-export interface NewReading {
+/** One zone's values from one tick (the median of its sensors), stamped with the clock at read time. */
+export type NewReading = {
   sensorType: SensorType;
   takenAtMs: number;
-  temperatureC?: number | null;
-  humidityPct?: number | null;
-  lightLux?: number | null;
-  soilMoisturePct?: number | null;
-  waterLevelCm?: number | null;
-}
+  /** Air zone: ±kPa of its VPD from the accuracy of the sensors used. */
+  vpdUncertaintyKpa?: number | null;
+} & Partial<Record<QuantityKey, number | null>>;
+
+const INSERT_COLUMNS = ['greenhouse_id', 'sensor_type', 'taken_at', ...FIELD_COLUMNS, 'vpd_uncertainty_kpa'];
 
 /**
  * Width of the time buckets the history is averaged into, per range of the dashboard. Each range gives at
@@ -53,6 +53,8 @@ export interface ReadingsRepoOptions {
   rollups?: boolean;
   /** Told when a tick finds more unfolded rows than it folds by itself (start a catch-up). */
   onRollupBacklog?: () => void;
+  /** The one rollup writer of the database, shared with the catch-up (default: its own). */
+  rollupWriter?: RollupWriter;
 }
 
 /**
@@ -72,27 +74,15 @@ export class ReadingsRepo {
     private readonly options: ReadingsRepoOptions = {},
   ) {
     const useRollups = options.rollups ?? true;
-    this.#rollups = useRollups ? new RollupWriter(sqlite) : null;
+    this.#rollups = useRollups ? (options.rollupWriter ?? new RollupWriter(sqlite)) : null;
     this.#queries = new HistoryQueries(sqlite, { rollups: useRollups });
-    this.#insert = sqlite.prepare(
-      `INSERT INTO readings (greenhouse_id, sensor_type, taken_at, temperature_c, humidity_pct, light_lux, soil_moisture_pct, water_level_cm)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.#insert = sqlite.prepare(`INSERT INTO readings (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')})`);
     // One transaction per tick, rollups included: one fsync, and a tick is stored whole or not at all.
     this.#insertTick = sqlite.transaction((greenhouseId: string, rows: readonly NewReading[]) => {
       const backlogRows = this.#rollups?.pendingRows() ?? 0;
       const ids = rows.map((r) =>
         Number(
-          this.#insert.run(
-            greenhouseId,
-            r.sensorType,
-            r.takenAtMs,
-            r.temperatureC ?? null,
-            r.humidityPct ?? null,
-            r.lightLux ?? null,
-            r.soilMoisturePct ?? null,
-            r.waterLevelCm ?? null,
-          ).lastInsertRowid,
+          this.#insert.run(greenhouseId, r.sensorType, r.takenAtMs, ...QUANTITY_KEYS.map((q) => r[q] ?? null), r.vpdUncertaintyKpa ?? null).lastInsertRowid,
         ),
       );
       if (this.#rollups && backlogRows <= INLINE_FOLD_MAX_ROWS) this.#rollups.foldPending();
@@ -112,19 +102,7 @@ export class ReadingsRepo {
     const ids = this.#insertTick(greenhouseId, rows);
     // Behind by more than a tick folds: the rows are stored, the catch-up folds them in slices.
     if (this.#rollups && this.#rollups.pendingRows() > 0) this.options.onRollupBacklog?.();
-    return rows.map((r, i) =>
-      readingFromRow({
-        id: ids[i]!,
-        greenhouse_id: greenhouseId,
-        sensor_type: r.sensorType,
-        taken_at: r.takenAtMs,
-        temperature_c: r.temperatureC ?? null,
-        humidity_pct: r.humidityPct ?? null,
-        light_lux: r.lightLux ?? null,
-        soil_moisture_pct: r.soilMoisturePct ?? null,
-        water_level_cm: r.waterLevelCm ?? null,
-      }),
-    );
+    return rows.map((r, i) => readingFromRow(rowOfNewReading(ids[i]!, greenhouseId, r)));
   }
 
   /** Rows not yet in the rollups (0 when they are current or off). */
@@ -229,14 +207,9 @@ export class ReadingsRepo {
   }
 }
 
-/** Main value and unit per sensor type, as readingFromRow gives them (built here directly: a week is
+/** Main value and unit per zone, as readingFromRow gives them (built here directly: a week is
  * thousands of points, and this runs on the event loop). */
-const MAIN: Record<SensorType, { column: FieldColumn; unit: string }> = {
-  DHT11: { column: 'temperature_c', unit: '°C' },
-  LDR: { column: 'light_lux', unit: 'lux' },
-  SOIL_MOISTURE: { column: 'soil_moisture_pct', unit: '%' },
-  WATER_LEVEL: { column: 'water_level_cm', unit: 'cm' },
-};
+const MAIN = MAIN_FIELD;
 
 function historicalPoint(greenhouseId: string, row: AggregateRow, bucketMs: number): Reading {
   const sensorType = row.sensorType!;

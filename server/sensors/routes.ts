@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import { GreenhouseParams } from '../contract/common.ts';
 import type { Reading } from '../contract/reading.ts';
 import { ok } from '../http/reply.ts';
@@ -8,7 +8,8 @@ import { TurnTaking } from '../history/turn-taking.ts';
 import { HistoryAnswers } from './history-answers.ts';
 import { bucketMsFor, type ReadingsRepo } from './readings-repo.ts';
 import { dailyLightIntegral, LIGHT_BUCKET_MS, windowStartMs } from './light-integral.ts';
-import { failures, HistoricalQuery, HistoricalReply, HoursQuery, HourlyReply, LatestReply, LightIntegralQuery, LightIntegralReply, StatsReply } from './schemas.ts';
+import type { SamplingLoop } from './sampling-loop.ts';
+import { failures, InstancesReply, HistoricalQuery, HistoricalReply, HoursQuery, HourlyReply, LatestReply, LightIntegralQuery, LightIntegralReply, StatsReply } from './schemas.ts';
 import { sensorStatus } from './status.ts';
 
 export interface SensorRoutesOptions {
@@ -20,6 +21,8 @@ export interface SensorRoutesOptions {
   historyReady?: () => Promise<void>;
   /** Config light.ppfdPerLux: the daily light integral's lux-to-PPFD factor. */
   ppfdPerLux: number;
+  /** Instance health and zone faults. */
+  sampler: Pick<SamplingLoop, 'instances' | 'zoneFault'>;
   /** Moves whenever stored data changes (default: never, answers are then computed each time). */
   dataVersion?: () => number;
 }
@@ -67,8 +70,11 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
   app.get('/latest/:greenhouseId', { schema: { params, response: { 200: LatestReply, ...failures } } }, async (request) => {
     const nowMs = clock.now();
     const latest = options.latest ? options.latest(request.params.greenhouseId) : repo.latest(request.params.greenhouseId);
-    return ok(latest.map((r) => ({ ...r, status: sensorStatus(Date.parse(r.timestamp), nowMs) })));
+    return ok(latest.map((r) => ({ ...r, status: sensorStatus(Date.parse(r.timestamp), nowMs, options.sampler.zoneFault(r.sensorType) !== null) })));
   });
+
+  // Every configured sensor that could be opened, with its own health, newest values and accuracy.
+  app.get('/instances/:greenhouseId', { schema: { params, response: { 200: InstancesReply, ...failures } } }, async () => ok(options.sampler.instances()));
 
   app.get(
     '/historical/:greenhouseId',

@@ -1,13 +1,16 @@
 import type { Logger } from 'pino';
-import type { Clock, MonotonicMs, TimerHandle } from '../../drivers/clock.ts';
-import type { SensorField, SensorSnapshot, SensorType } from '../contract/reading.ts';
+import type { Clock, MonotonicMs, TimerHandle } from '../../common/clock.ts';
+import { QUANTITIES, QUANTITY_KEYS } from '../../common/catalogue.ts';
+import type { SensorInstanceDriver } from '../../drivers/types.ts';
+import type { SensorField, SensorInstance, SensorSnapshot, SensorType } from '../contract/reading.ts';
 import { SENSOR_UNITS } from '../contract/reading.ts';
 import type { Settings } from '../contract/settings.ts';
 import type { EventBus } from '../events/bus.ts';
-import { probesFor, type SensorSet } from './probes.ts';
+import { probesFor } from './probes.ts';
 import { ProbeReader } from './read-probe.ts';
-import type { NewReading, ReadingsRepo } from './readings-repo.ts';
-import { SensorHealth } from './sensor-health.ts';
+import type { ReadingsRepo } from './readings-repo.ts';
+import { SensorHealth, type SensorFault } from './sensor-health.ts';
+import { zoneRows, type InstanceAnswer } from './zone-median.ts';
 
 export interface SamplingLoopOptions {
   /** One read attempt may take this long before it counts as failed. */
@@ -20,7 +23,8 @@ export interface SamplingLoopOptions {
 export const DEFAULT_SAMPLING_OPTIONS: SamplingLoopOptions = { readTimeoutMs: 2000, budgetShare: 0.8, maxBudgetMs: 10_000 };
 
 export interface SamplingLoopDeps {
-  sensors: SensorSet;
+  /** Every sensor instance the hardware could open. */
+  sensors: readonly SensorInstanceDriver[];
   repo: Pick<ReadingsRepo, 'insertTick'>;
   bus: EventBus;
   settings: { get(): Settings };
@@ -67,6 +71,7 @@ export class SamplingLoop {
   readonly #values = Object.fromEntries(FIELDS.map((f) => [f, null])) as Record<SensorField, number | null>;
   readonly #readAt = Object.fromEntries(FIELDS.map((f) => [f, null])) as Record<SensorField, string | null>;
   readonly #lastSampleAtMs = new Map<SensorType, number>();
+  #vpdUncertaintyKpa: number | null = null;
   #snapshotTakenAt: string | null = null;
   #timer: TimerHandle | null = null;
   #running = false;
@@ -81,7 +86,7 @@ export class SamplingLoop {
     this.#deps = deps;
     this.#options = { ...DEFAULT_SAMPLING_OPTIONS, ...deps.options };
     this.#readers = probesFor(deps.sensors).map((p) => new ProbeReader(p, deps.clock, this.#options.readTimeoutMs));
-    this.#health = new SensorHealth(deps.bus, deps.greenhouseId);
+    this.#health = new SensorHealth(deps.bus, deps.greenhouseId, this.#readers.map((r) => r.probe));
   }
 
   start(): void {
@@ -117,7 +122,18 @@ export class SamplingLoop {
       takenAt: this.#snapshotTakenAt ?? iso(this.#deps.clock.now()),
       values: { ...this.#values },
       readAt: { ...this.#readAt },
+      vpdUncertaintyKpa: this.#vpdUncertaintyKpa,
     };
+  }
+
+  /** Every sensor instance with its health, newest values and accuracy. */
+  instances(): SensorInstance[] {
+    return this.#health.instances();
+  }
+
+  /** The zone's fault while every sensor of it is faulted, else null. */
+  zoneFault(sensorType: SensorType): SensorFault {
+    return this.#health.zoneFault(sensorType);
   }
 
   /** Epoch ms of the sensor's newest stored reading in this run, or null. */
@@ -198,37 +214,40 @@ export class SamplingLoop {
     const deadlineMs = startMs + budgetMs;
 
     const outcomes = await Promise.all(this.#readers.map((r) => r.read(deadlineMs)));
-    const rows: NewReading[] = [];
-    const failedSensors: SensorType[] = [];
-    const fresh: Array<{ reader: ProbeReader; row: NewReading }> = [];
+    const failed = new Set<SensorType>();
+    const answered = new Set<SensorType>();
+    const answers: InstanceAnswer[] = [];
     outcomes.forEach((outcome, i) => {
-      const reader = this.#readers[i]!;
-      const type = reader.probe.sensorType;
+      const probe = this.#readers[i]!.probe;
       if (!outcome.ok) {
-        failedSensors.push(type);
-        this.#health.failed(type, outcome.error, outcome.attempts, clock.now());
+        failed.add(probe.zone);
+        this.#health.failed(probe, outcome.error, outcome.attempts, clock.now());
         return;
       }
-      this.#health.answered(type, outcome.attempts, clock.now());
-      if (this.#health.isCachedRepeat(reader.probe, outcome.values, outcome.readAtMs)) return;
-      const row: NewReading = { sensorType: type, takenAtMs: outcome.readAtMs, ...outcome.values };
-      rows.push(row);
-      fresh.push({ reader, row });
+      answered.add(probe.zone);
+      this.#health.answered(probe, outcome.attempts, clock.now());
+      if (this.#health.isCachedRepeat(probe, outcome.values, outcome.readAtMs)) return;
+      // A stuck sensor's value is not fresh news: it is left out of its zone's median.
+      if (this.#health.observe(probe, outcome.values, outcome.readAtMs, clock.now())) return;
+      answers.push({ sensorId: probe.sensorId, kind: probe.kind, zone: probe.zone, values: outcome.values, readAtMs: outcome.readAtMs });
     });
+    // A zone counts as failed this tick only when none of its sensors answered.
+    const failedSensors = [...failed].filter((zone) => !answered.has(zone));
+    const rows = zoneRows(answers);
 
     let stored = 0;
     try {
       const readings = this.#deps.repo.insertTick(this.#deps.greenhouseId, rows);
       stored = readings.length;
-      for (const { reader, row } of fresh) {
+      for (const row of rows) {
         this.#lastSampleAtMs.set(row.sensorType, row.takenAtMs);
-        const stuck = this.#health.observe(reader.probe, row, clock.now());
-        // A stuck sensor's value is not fresh news: leave readAt where it was so consumers see it age.
-        if (stuck) continue;
-        for (const { field, column } of reader.probe.fields) {
-          this.#values[field] = row[column] ?? null;
-          this.#readAt[field] = iso(row.takenAtMs);
+        for (const q of QUANTITY_KEYS) {
+          const value = row[q];
+          if (typeof value !== 'number') continue;
+          this.#values[QUANTITIES[q].field] = value;
+          this.#readAt[QUANTITIES[q].field] = iso(row.takenAtMs);
         }
+        if (row.sensorType === 'DHT11' && row.vpdUncertaintyKpa !== undefined) this.#vpdUncertaintyKpa = row.vpdUncertaintyKpa;
       }
       this.#snapshotTakenAt = iso(startMs);
       if (readings.length > 0) {
@@ -237,7 +256,7 @@ export class SamplingLoop {
     } catch (err) {
       this.#deps.logger.error({ err }, 'storing sampled readings failed');
     }
-    this.#lastTickAllFailed = this.#readers.length > 0 && failedSensors.length === this.#readers.length;
+    this.#lastTickAllFailed = this.#readers.length > 0 && answered.size === 0;
     const durationMs = clock.now() - startMs;
     this.#deps.bus.emit('samplerTicked', { at: iso(startMs), durationMs, failedSensors });
     return { atMs: startMs, durationMs, stored, failedSensors };

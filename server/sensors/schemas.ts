@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { Envelope, FailureEnvelope } from '../contract/common.ts';
-import { HISTORY_RANGES_HOURS, HourlyBucket, LightIntegralDay, Reading, SensorStats, SensorStatus, SensorType } from '../contract/reading.ts';
+import { HISTORY_RANGES_HOURS, HourlyBucket, LightIntegralDay, Reading, SensorInstance, SensorStats, SensorStatus, SensorType } from '../contract/reading.ts';
 import { MAX_LIGHT_INTEGRAL_DAYS } from './light-integral.ts';
 
 /** The dashboard's ranges (spec section 9's five, 30 days and a year); anything else is a 400 naming `hours`. */
@@ -21,6 +21,7 @@ export const LatestReading = Type.Object({ ...Reading.properties, status: Sensor
 export const failures = { 400: FailureEnvelope, 401: FailureEnvelope, 403: FailureEnvelope, 404: FailureEnvelope };
 
 export const LatestReply = Envelope(Type.Array(LatestReading));
+export const InstancesReply = Envelope(Type.Array(SensorInstance));
 export const HistoricalReply = Envelope(Type.Array(Reading));
 export const StatsReply = Envelope(Type.Array(SensorStats));
 export const HourlyReply = Envelope(Type.Array(HourlyBucket));

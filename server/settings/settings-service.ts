@@ -1,4 +1,4 @@
-import type { Clock } from '../../drivers/clock.ts';
+import type { Clock } from '../../common/clock.ts';
 import { eq } from 'drizzle-orm';
 import {
   DEFAULT_ALERT_THRESHOLDS,

@@ -10,7 +10,7 @@ export function createSimulatorFeature(ctx: AppContext): Feature {
     name: 'simulator',
     async registerRoutes(api) {
       if (!simulator) return;
-      await api.register(simulatorRoutes, { prefix: '/simulator', control: new SimulatorControl(simulator) });
+      await api.register(simulatorRoutes, { prefix: '/simulator', control: new SimulatorControl({ simulator, sensorIds: ctx.hardware.sensors.map((sensor) => sensor.sensorId) }) });
     },
   };
 }

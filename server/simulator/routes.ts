@@ -18,8 +18,10 @@ export async function simulatorRoutes(fastify: FastifyInstance, options: { contr
   app.get('/', { schema: { response: { 200: StateReply, ...failures } }, ...admin }, async () => ok(control.state()));
 
   app.post('/faults', { schema: { body: SimulatorFaultBody, response: { 200: StateReply, ...failures } }, ...admin }, async (request) => {
-    const { sensor, fault } = request.body;
-    return ok(control.setFault(sensor, fault), fault === 'none' ? `${sensor} fault cleared` : `${sensor} is now ${fault}`);
+    const { sensor, sensorId, fault } = request.body;
+    const state = control.setFault({ sensor, sensorId }, fault);
+    const what = sensorId ?? sensor;
+    return ok(state, fault === 'none' ? `${what} fault cleared` : `${what} is now ${fault}`);
   });
 
   app.post('/tank', { schema: { body: SimulatorTankBody, response: { 200: StateReply, ...failures } }, ...admin }, async (request) =>

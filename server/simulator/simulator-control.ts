@@ -16,7 +16,13 @@ const round = (value: number, digits: number) => Math.round(value * 10 ** digits
  * injects a fault or drains the tank and watches the safety rules act. Simulator mode only.
  */
 export class SimulatorControl {
-  constructor(private readonly simulator: GreenhouseSimulator) {}
+  private readonly simulator: GreenhouseSimulator;
+  readonly #sensorIds: readonly string[];
+
+  constructor(options: { simulator: GreenhouseSimulator; sensorIds: readonly string[] }) {
+    this.simulator = options.simulator;
+    this.#sensorIds = options.sensorIds;
+  }
 
   state(): SimulatorState {
     const s = this.simulator.snapshot();
@@ -36,13 +42,24 @@ export class SimulatorControl {
       outside: { temperatureC: round(s.outsideTemperatureC, 2), humidityPct: round(s.outsideHumidityPct, 1), cloudCover: round(s.cloudCover, 2) },
       tank: { levelCm: round(s.tankLevelCm, 1), depthCm: this.simulator.tankDepthCm },
       faults: SENSOR_TYPES.map((sensor) => ({ sensor, fault: this.simulator.faultOf(DRIVER_SENSOR[sensor])?.kind ?? 'none' })),
+      instanceFaults: this.#sensorIds.map((sensorId) => ({ sensorId, fault: this.simulator.instanceFaultOf(sensorId)?.kind ?? 'none' })),
       activeEffects: s.activeEffects,
     };
   }
 
-  /** 'silent' stops the sensor answering; 'stuck' freezes it at its present value; 'none' clears the fault. */
-  setFault(sensor: SensorType, fault: SimulatedFault): SimulatorState {
-    this.simulator.injectFault(DRIVER_SENSOR[sensor], fault === 'none' ? null : { kind: fault });
+  /**
+   * 'silent' stops the sensor answering; 'stuck' freezes it at its present value; 'none' clears the
+   * fault. `sensor` (a zone) faults every instance of it; `sensorId` one instance.
+   */
+  setFault(target: { sensor?: SensorType; sensorId?: string }, fault: SimulatedFault): SimulatorState {
+    const { sensor, sensorId } = target;
+    if ((sensor === undefined) === (sensorId === undefined)) throw invalid('give either sensor (a sensor type) or sensorId (one sensor instance)', 'sensor');
+    if (sensorId !== undefined) {
+      if (!this.#sensorIds.includes(sensorId)) throw invalid(`sensorId must be one of ${this.#sensorIds.join(', ')}, got ${sensorId}`, 'sensorId');
+      this.simulator.injectInstanceFault(sensorId, fault === 'none' ? null : { kind: fault });
+    } else {
+      this.simulator.injectFault(DRIVER_SENSOR[sensor!], fault === 'none' ? null : { kind: fault });
+    }
     return this.state();
   }
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { Clock, MonotonicMs, TimerHandle } from '../../drivers/clock.ts';
+import type { Clock, MonotonicMs, TimerHandle } from '../../common/clock.ts';
 import type { ClockStatus } from '../contract/clock.ts';
 
 /**

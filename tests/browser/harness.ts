@@ -34,6 +34,8 @@ export interface GatewayForBrowserOptions {
   restart?: { dataDir: string; port: number };
   /** Other config values (an MQTT broker, for one). */
   overrides?: GatewayOptions['overrides'];
+  /** A ManualClock, to move the gateway's time (sampling, faults) without waiting. */
+  clock?: GatewayOptions['clock'];
 }
 
 export async function startGatewayForBrowser(options: GatewayForBrowserOptions = {}): Promise<BrowserGateway> {
@@ -46,6 +48,7 @@ export async function startGatewayForBrowser(options: GatewayForBrowserOptions =
     overrides: { ...options.overrides, dataDir, port: options.restart?.port ?? 0, host: '127.0.0.1', demo: options.demo ?? false },
     webRoot: WEB_DIST,
     hardware: options.hardware,
+    clock: options.clock,
   });
   await gateway.start();
   rememberDataDir(gateway.url, dataDir);

@@ -1,7 +1,7 @@
 import { get, type ClientRequest } from 'node:http';
 import Value from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 import { ConfigSchema, type Config } from '../../server/config/schema.ts';
 import { databaseChecksum } from '../support/db-checksum.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Value from 'typebox/value';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 import { ConfigSchema } from '../../server/config/schema.ts';
 import { databaseChecksum } from '../support/db-checksum.ts';
 import { fakeHardware, fakeOutputs, type FakeOutput } from '../support/fake-outputs.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 import type { SensorField } from '../../server/contract/reading.ts';
 import { makeSnapshot } from '../support/snapshot.ts';
 import { hardwareWith } from '../support/fake-sensors.ts';

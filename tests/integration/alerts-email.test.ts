@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 import type { SensorField } from '../../server/contract/reading.ts';
 import { makeSnapshot } from '../support/snapshot.ts';
 import { startSmtpReceiver } from '../support/smtp.ts';

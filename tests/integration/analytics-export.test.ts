@@ -1,6 +1,6 @@
 import { get, type ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { seedReadings } from '../support/seed-readings.ts';
@@ -50,11 +50,11 @@ describe('GET /api/analytics/export/:greenhouseId', () => {
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="greenhouse-001-readings-1h-\d{8}-\d{6}\.csv"$/);
     expect(res.body).toBe(
       [
-        'timestamp,sensorType,temperature,humidity,lightIntensity,soilMoisture,waterLevel',
-        `${iso(nowMs - 30 * 60_000)},DHT11,21.5,64.2,,,`,
-        `${iso(nowMs - 30 * 60_000)},LDR,,,11891,,`,
-        `${iso(nowMs - 10 * 60_000)},SOIL_MOISTURE,,,,41.3,`,
-        `${iso(nowMs - 5 * 60_000)},WATER_LEVEL,,,,,22`,
+        'timestamp,sensorType,temperature,humidity,lightIntensity,soilMoisture,waterLevel,co2,pressure,rootTemperature',
+        `${iso(nowMs - 30 * 60_000)},DHT11,21.5,64.2,,,,,,`,
+        `${iso(nowMs - 30 * 60_000)},LDR,,,11891,,,,,`,
+        `${iso(nowMs - 10 * 60_000)},SOIL_MOISTURE,,,,41.3,,,,`,
+        `${iso(nowMs - 5 * 60_000)},WATER_LEVEL,,,,,22,,,`,
         '',
       ].join('\n'),
     );

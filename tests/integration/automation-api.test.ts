@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 import { vpdKpa, dewPointC } from '../../server/sensors/climate-metrics.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { hardwareWith, fakeSensors } from '../support/fake-sensors.ts';

@@ -3,7 +3,7 @@
 // commit it first, and a clean stop commits it before the database closes.
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 import { DATABASE_FILE } from '../../server/db/open.ts';
 import { FLUSH_EVERY_MS } from '../../server/sensors/batched-ticks.ts';
 import { fakeSensors, hardwareWith } from '../support/fake-sensors.ts';

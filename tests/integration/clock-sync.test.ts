@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 import { DEFAULT_CLOCK_POLL_MS } from '../../server/time/clock-sync.ts';
 import { fakeSensors, hardwareWith } from '../support/fake-sensors.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Value from 'typebox/value';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 import { createSimulatorHardware, type SimulatorHardware } from '../../drivers/simulator/hardware.ts';
 import { ConfigSchema, type Config } from '../../server/config/schema.ts';
+import { loadConfig } from '../../server/config/load.ts';
 import type { GatewayEvents } from '../../server/events/bus.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
@@ -39,7 +40,7 @@ async function tick(): Promise<{ soil: number | null; level: number | null; pump
 
 beforeAll(async () => {
   clock = new ManualClock();
-  hw = createSimulatorHardware({ clock, sensors: config.sensors, outputs: config.outputs, simulator: { seed: 7 } });
+  hw = createSimulatorHardware({ clock, sensors: loadConfig({}).sensorInstances, outputs: config.outputs, simulator: { seed: 7 } });
   gw = await startTestGateway({}, { clock, hardware: hw });
   gw.bus.on('safetyEvent', 'test', (event) => safetyEvents.push(event));
   http = httpClient(gw.url);

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 import { openDatabase } from '../../server/db/open.ts';
 import { ROLLUP_KEEP_DAYS } from '../../server/history/rollup-levels.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';

@@ -1,4 +1,5 @@
 // GET /api/metrics: Prometheus text for any signed-in account, with the gateway's own numbers in it.
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hardwareWith, fakeSensors } from '../support/fake-sensors.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
@@ -44,11 +45,14 @@ describe('GET /api/metrics', () => {
     await http.post(`/api/alerts/${ID}`, { alertType: 'OTHER_CHECK', severity: 'HIGH', message: 'two' }, admin);
     const text = (await http.get('/api/metrics', viewer)).body as string;
 
-    expect(sample(text, 'greenhouse_temperature_celsius', { greenhouse_id: ID })).toBe(24.5);
-    expect(sample(text, 'greenhouse_humidity_percent')).toBe(61);
-    expect(sample(text, 'greenhouse_water_level_centimeters')).toBe(42);
-    expect(sample(text, 'greenhouse_vpd_kilopascals', { sensor: 'DHT11' })).toBeCloseTo(1.2, 2);
-    expect(sample(text, 'greenhouse_dew_point_celsius')).toBeCloseTo(16.5, 1);
+    // Base units (prometheus.io naming): ratios for %, meters for cm, pascals for kPa.
+    expect(sample(text, 'greenhouse_air_temperature_celsius', { greenhouse_id: ID })).toBe(24.5);
+    expect(sample(text, 'greenhouse_air_relative_humidity_ratio')).toBeCloseTo(0.61, 10);
+    expect(sample(text, 'greenhouse_tank_water_level_meters')).toBeCloseTo(0.42, 10);
+    expect(sample(text, 'greenhouse_air_vpd_pascals', { sensor: 'DHT11' })).toBeCloseTo(1200, -1);
+    expect(sample(text, 'greenhouse_air_dew_point_celsius')).toBeCloseTo(16.5, 1);
+    // No CO2 sensor is configured: no series rather than a misleading 0.
+    expect(sample(text, 'greenhouse_air_co2_ratio')).toBeUndefined();
     expect(sample(text, 'greenhouse_device_on', { device_id: 'fan-1', device_type: 'FAN' })).toBe(1);
     expect(sample(text, 'greenhouse_device_on', { device_id: 'heater-1' })).toBe(0);
     expect(sample(text, 'greenhouse_device_power_watts', { device_id: 'fan-1' })).toBe(60);
@@ -66,5 +70,14 @@ describe('GET /api/metrics', () => {
     expect(text).not.toContain('route="/api/devices/fan-1/control"');
     // The bridge is off: no MQTT series rather than a misleading 0.
     expect(sample(text, 'greenhouse_mqtt_connected')).toBeUndefined();
+  });
+
+  it("passes Prometheus' own `promtool check metrics` (names, units, help, types)", async () => {
+    await gw.sampler.sampleNow();
+    const text = (await http.get('/api/metrics', viewer)).body as string;
+    const result = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    expect(result.error).toBeUndefined();
+    expect(`${result.stdout}${result.stderr}`.trim()).toBe('');
+    expect(result.status).toBe(0);
   });
 });

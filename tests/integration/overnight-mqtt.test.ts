@@ -2,7 +2,7 @@
 // every 4.5 s from Home Assistant or Node-RED must not run a 6 s pump past 6 s either.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Value from 'typebox/value';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 import { ConfigSchema } from '../../server/config/schema.ts';
 import { fakeHardware, fakeOutputs } from '../support/fake-outputs.ts';
 import { fakeSensors } from '../support/fake-sensors.ts';

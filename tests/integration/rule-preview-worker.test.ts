@@ -2,7 +2,7 @@
 // capped per account and in all (429), and its worker is terminated when the client goes away.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 import { runPreviewJob } from '../../server/devices/rules/preview-job.ts';
 import { RecordedHistory } from '../../server/devices/rules/recorded-history.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';

@@ -53,10 +53,7 @@ describe('outputs and the gateway lifecycle', () => {
   it('drives outputs to their safe state at start, before serving, and again on shutdown', async () => {
     const calls: string[] = [];
     const hardware = {
-      climate: null,
-      light: null,
-      soil: null,
-      waterLevel: null,
+      sensors: [],
       outputs: new Map(),
       status: () => [],
       safeState: async () => {
@@ -77,7 +74,8 @@ describe('outputs and the gateway lifecycle', () => {
     try {
       expect(gw.hardware.simulator).toBeDefined();
       expect(gw.hardware.outputs.size).toBeGreaterThanOrEqual(6);
-      expect(await gw.hardware.climate!.read()).toMatchObject({ temperatureC: expect.any(Number) });
+      expect(gw.hardware.sensors.map((s) => s.sensorId)).toEqual(['dht11', 'ldr', 'soil', 'tank']);
+      expect(await gw.hardware.sensors[0]!.read()).toMatchObject({ temperatureC: expect.any(Number) });
     } finally {
       await gw.dispose();
     }

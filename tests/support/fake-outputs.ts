@@ -27,10 +27,7 @@ export function fakeOutputs(outputs: Config['outputs']): Map<string, FakeOutput>
 /** Hardware with the given fake outputs and no sensors (tests drive `sampleTaken` themselves). */
 export function fakeHardware(outputs: Map<string, FakeOutput>): Hardware {
   return {
-    climate: null,
-    light: null,
-    soil: null,
-    waterLevel: null,
+    sensors: [],
     outputs,
     status: () => [],
     // Safe state is not a command of the devices feature: it is not recorded in `calls`.

@@ -1,13 +1,14 @@
-import type { SensorField, SensorSnapshot } from '../../server/contract/reading.ts';
+import { SENSOR_UNITS, type SensorField, type SensorSnapshot } from '../../server/contract/reading.ts';
 
-const FIELDS: SensorField[] = ['temperature', 'humidity', 'lightIntensity', 'soilMoisture', 'waterLevel'];
+const FIELDS = Object.keys(SENSOR_UNITS) as SensorField[];
+const nothing = () => Object.fromEntries(FIELDS.map((f) => [f, null])) as Record<SensorField, null>;
 
 /** A sensor snapshot as the sampler publishes it: every given field read at `readAtMs`. */
 export function snapshotOf(values: Partial<Record<SensorField, number | null>>, readAtMs: number, takenAtMs = readAtMs): SensorSnapshot {
   const snapshot: SensorSnapshot = {
     takenAt: new Date(takenAtMs).toISOString(),
-    values: { temperature: null, humidity: null, lightIntensity: null, soilMoisture: null, waterLevel: null },
-    readAt: { temperature: null, humidity: null, lightIntensity: null, soilMoisture: null, waterLevel: null },
+    values: nothing(),
+    readAt: nothing(),
   };
   for (const field of FIELDS) {
     const value = values[field];

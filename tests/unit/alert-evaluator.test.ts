@@ -9,7 +9,7 @@ import {
   type ActiveAlertView,
   type Evaluation,
 } from '../../server/alerts/evaluator.ts';
-import { ManualClock } from '../../drivers/clock.ts';
+import { ManualClock } from '../../common/clock.ts';
 
 
 const thresholds: AlertThresholds = {

@@ -1,6 +1,6 @@
-import { SerialQueue } from '../../../drivers/delay.ts';
+import { SerialQueue } from '../../../common/delay.ts';
 import type { Logger } from 'pino';
-import type { Clock } from '../../../drivers/clock.ts';
+import type { Clock } from '../../../common/clock.ts';
 import type { Device } from '../../contract/device.ts';
 import { SENSOR_FIELDS, type SensorField, type SensorSnapshot, type SensorType } from '../../contract/reading.ts';
 import type { EventBus } from '../../events/bus.ts';

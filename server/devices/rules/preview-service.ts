@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import type { Clock } from '../../../drivers/clock.ts';
+import type { Clock } from '../../../common/clock.ts';
 import type { AutomationPreview, AutomationRules } from '../../contract/device.ts';
 import { startModuleWorker } from '../../db/worker.ts';
 import { busy, notFound } from '../../domain/errors.ts';

@@ -1,5 +1,5 @@
 import type { AutomationPreview, AutomationRules, DeviceType, PreviewStep, SensorLossAction } from '../../contract/device.ts';
-import { SENSOR_FIELDS, SENSOR_TYPES, type SensorField, type SensorSnapshot, type SensorType } from '../../contract/reading.ts';
+import { SENSOR_FIELDS, SENSOR_TYPES, SENSOR_UNITS, type SensorField, type SensorSnapshot, type SensorType } from '../../contract/reading.ts';
 import type { DeviceSettings } from '../../contract/settings.ts';
 import { statusFor } from '../actions.ts';
 import { evaluateRules } from './engine.ts';
@@ -32,7 +32,8 @@ export function sensorsFor(rules: AutomationRules, deadband: DeviceSettings['dea
   return SENSOR_TYPES.filter((type) => SENSOR_FIELDS[type].some((f) => fields.has(f)));
 }
 
-const COLUMN: Record<SensorField, keyof RecordedReading> = {
+/** The recorded columns the rules can use (a rule has no input among the other quantities). */
+const COLUMN: Partial<Record<SensorField, keyof RecordedReading>> = {
   temperature: 'temperatureC',
   humidity: 'humidityPct',
   lightIntensity: 'lightLux',
@@ -63,7 +64,7 @@ export class Replay {
 
   constructor(input: Omit<ReplayInput, 'readings'>) {
     this.#input = input;
-    const empty = () => Object.fromEntries(Object.keys(COLUMN).map((f) => [f, null])) as Record<SensorField, never>;
+    const empty = () => Object.fromEntries(Object.keys(SENSOR_UNITS).map((f) => [f, null])) as Record<SensorField, never>;
     this.#snapshot = { takenAt: new Date(input.fromMs).toISOString(), values: empty(), readAt: empty() };
     this.#on = input.initial.on;
     this.#sinceMs = input.initial.sinceMs;
@@ -83,7 +84,8 @@ export class Replay {
       this.#tickEndMs = row.takenAtMs;
       let readAt: string | null = null;
       for (const field of SENSOR_FIELDS[row.sensorType]) {
-        const value = row[COLUMN[field]] as number | null;
+        const column = COLUMN[field];
+        const value = column ? (row[column] as number | null) : null;
         if (value === null) continue;
         this.#snapshot.values[field] = value;
         this.#snapshot.readAt[field] = readAt ??= new Date(row.takenAtMs).toISOString();

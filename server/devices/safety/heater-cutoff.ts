@@ -1,4 +1,4 @@
-import type { Clock } from '../../../drivers/clock.ts';
+import type { Clock } from '../../../common/clock.ts';
 import type { Device } from '../../contract/device.ts';
 import { STALE_AFTER_MS, type SensorSnapshot } from '../../contract/reading.ts';
 import type { DeviceSettings } from '../../contract/settings.ts';

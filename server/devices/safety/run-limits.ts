@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../../drivers/clock.ts';
+import type { Clock, TimerHandle } from '../../../common/clock.ts';
 import type { ControlSource, Device } from '../../contract/device.ts';
 import type { DeviceSettings } from '../../contract/settings.ts';
 import type { SafetyKind } from '../../events/bus.ts';

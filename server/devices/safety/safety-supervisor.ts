@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../../../drivers/clock.ts';
+import type { Clock } from '../../../common/clock.ts';
 import type { ControlSource, Device, DeviceLock } from '../../contract/device.ts';
 import { STALE_AFTER_MS, type SensorSnapshot } from '../../contract/reading.ts';
 import type { Settings } from '../../contract/settings.ts';

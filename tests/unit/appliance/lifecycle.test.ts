@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../drivers/clock.ts';
+import { ManualClock } from '../../../common/clock.ts';
 import { runAppliance, type ProcessLike } from '../../../server/appliance/lifecycle.ts';
 import { SystemdNotifier } from '../../../server/appliance/notify.ts';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../drivers/clock.ts';
+import { ManualClock } from '../../../common/clock.ts';
 import {
   datagramNotifySender,
   loadUnixDgram,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../drivers/clock.ts';
+import { ManualClock } from '../../../common/clock.ts';
 import { ConfigSchema } from '../../../server/config/schema.ts';
 import type { GatewayEvents } from '../../../server/events/bus.ts';
 import { DomainError } from '../../../server/domain/errors.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock, ScaledClock } from '../../../drivers/clock.ts';
+import { ManualClock, ScaledClock } from '../../../common/clock.ts';
 
 describe('ScaledClock', () => {
   it('runs timeScale times faster than real time from its start', async () => {

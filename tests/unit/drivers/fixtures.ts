@@ -1,15 +1,17 @@
-import type { OutputOptions, SensorsOptions } from '../../../drivers/options.ts';
+import type { QuantityKey } from '../../../common/catalogue.ts';
+import type { OutputOptions, SensorInstanceOptions } from '../../../drivers/options.ts';
+import type { Hardware } from '../../../drivers/types.ts';
 
-/** The config defaults of server/config/schema.ts, restated as driver options. */
-export const sensors: SensorsOptions = {
-  dht11: { pin: 4 },
-  ads1115: {
+/** The config defaults of server/config/schema.ts as the four instances they become, as driver options. */
+export const sensors: SensorInstanceOptions[] = [
+  { sensorId: 'dht11', kind: 'DHT11', name: 'Air (DHT11)', pin: 4 },
+  {
+    sensorId: 'ldr',
+    kind: 'ADS1115_LDR',
+    name: 'Light (LDR)',
     bus: 1,
     address: 0x48,
-    ldrChannel: 0,
-    soilChannel: 1,
-    soilDryRaw: 17500,
-    soilWetRaw: 7500,
+    channel: 0,
     lightCurve: [
       [1000, 1],
       [8000, 100],
@@ -18,8 +20,18 @@ export const sensors: SensorsOptions = {
       [30000, 60000],
     ],
   },
-  hcsr04: { triggerPin: 23, echoPin: 24, tankDepthCm: 100 },
-};
+  { sensorId: 'soil', kind: 'ADS1115_SOIL', name: 'Soil probe', bus: 1, address: 0x48, channel: 1, dryRaw: 17500, wetRaw: 7500 },
+  { sensorId: 'tank', kind: 'HCSR04', name: 'Tank (HC-SR04)', triggerPin: 23, echoPin: 24, tankDepthCm: 100 },
+];
+
+/** The instance of `hw` with this sensorId, or undefined when it could not be opened. */
+export const sensorOf = (hw: Pick<Hardware, 'sensors'>, sensorId: string) => hw.sensors.find((s) => s.sensorId === sensorId);
+
+/** One read of one quantity from the instance `sensorId` of `hw`. */
+export async function readOne(hw: Pick<Hardware, 'sensors'>, sensorId: string, q: QuantityKey): Promise<number> {
+  const values = await sensorOf(hw, sensorId)!.read();
+  return values[q]!;
+}
 
 const pulses = { openPulseUs: 2000, closedPulseUs: 1000 };
 export const outputs: OutputOptions[] = [

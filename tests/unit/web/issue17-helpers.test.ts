@@ -81,7 +81,7 @@ describe('charts', () => {
   it('summarises each line in words', () => {
     const text = summarize(
       {
-        series: [{ field: 'temperature', label: 'Temperature (°C)', unit: '°C', color: '#000', scale: 'value' }],
+        series: [{ field: 'temperature', label: 'Temperature (°C)', name: 'Temperature', unit: '°C', precision: 1, color: '#000', scale: 'value' }],
         columns: [[1, 2, 3], [20.04, null, 25.46]],
       },
       24,

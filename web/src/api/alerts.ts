@@ -6,8 +6,9 @@ import { api, ApiError } from './client.ts';
 import { fetchList, POLL_INTERVAL_MS, useGreenhouseId } from './queries.ts';
 import { useGreenhouseSettings } from './settings.ts';
 
-/** Spec section 4: a manual resolve says so. (Copied from server/contract/alert.ts: web imports types only.) */
-export const MANUAL_RESOLUTION = 'Manually resolved by user';
+/** A manual resolve says so (the same text the server writes when none is given). */
+export { MANUAL_RESOLUTION } from '../../../common/catalogue.ts';
+import { MANUAL_RESOLUTION } from '../../../common/catalogue.ts';
 
 export type StatusFilter = 'all' | 'active' | 'resolved';
 export type SeverityFilter = 'all' | Severity;

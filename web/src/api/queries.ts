@@ -9,7 +9,7 @@
 import { MutationCache, QueryCache, QueryClient, useQuery } from '@tanstack/react-query';
 import type { Alert } from '../../../server/contract/alert.ts';
 import type { Device } from '../../../server/contract/device.ts';
-import type { Reading } from '../../../server/contract/reading.ts';
+import type { Reading, SensorInstance } from '../../../server/contract/reading.ts';
 import { api, ApiError } from './client.ts';
 import { useGreenhouseId } from './greenhouse.ts';
 import type { Reachability } from './reachability.ts';
@@ -101,4 +101,14 @@ export function readingsBySensor(readings: readonly Reading[] | undefined): Part
 /** CRITICAL or HIGH unresolved alerts: the header bell and the Critical Alerts card count these. */
 export function countUrgentAlerts(alerts: readonly Alert[] | undefined): number {
   return (alerts ?? []).filter((a) => !a.isResolved && (a.severity === 'CRITICAL' || a.severity === 'HIGH')).length;
+}
+
+/** Every configured sensor instance with its health, newest values and accuracy. */
+export function useSensorInstances() {
+  const greenhouseId = useGreenhouseId();
+  return useQuery({
+    queryKey: ['sensorInstances', greenhouseId],
+    queryFn: ({ signal }) => fetchList<SensorInstance>(`/api/sensors/instances/${greenhouseId}`, signal),
+    ...polling,
+  });
 }

@@ -4,12 +4,12 @@ import { useQuery } from '@tanstack/react-query';
 import type { PublicUser } from '../../../server/contract/user.ts';
 import type { Settings } from '../../../server/contract/settings.ts';
 import { api } from './client.ts';
-import { useGreenhouseId } from './greenhouse.ts';
+import { greenhouseIdOf, useGreenhouseId } from './greenhouse.ts';
 import { POLL_INTERVAL_MS } from './queries.ts';
 
-/** Spec section 1: the settings screen uses the user's first greenhouseAccess id, or 'default'. */
+/** The settings screen uses the user's first greenhouseAccess id, or the alias (the same as every screen). */
 export function settingsGreenhouseId(user: PublicUser | null): string {
-  return user?.greenhouseAccess?.[0]?.greenhouseId || 'default';
+  return greenhouseIdOf(user);
 }
 
 export const settingsKey = (greenhouseId: string) => ['settings', greenhouseId] as const;

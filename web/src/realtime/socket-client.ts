@@ -7,8 +7,8 @@
 // reload), backing off to at most 30 s, and at once when the page regains focus or the network.
 import type { ClientEvents, ServerEvents, ServerMessage } from '../../../server/contract/realtime.ts';
 
-/** Copied from server/contract/realtime.ts (WS_CLOSE_UNAUTHORIZED): web/ may import server types only. */
-export const WS_CLOSE_UNAUTHORIZED = 4401;
+export { WS_CLOSE_UNAUTHORIZED } from '../../../common/catalogue.ts';
+import { WS_CLOSE_UNAUTHORIZED } from '../../../common/catalogue.ts';
 export const CONNECT_TIMEOUT_MS = 20_000;
 export const RECONNECT_DELAY_MS = 2_000;
 export const MAX_RECONNECT_DELAY_MS = 30_000;

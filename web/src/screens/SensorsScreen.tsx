@@ -11,6 +11,7 @@ import { ClimateMetrics } from './sensors/ClimateMetrics.tsx';
 import { EnvironmentalTrends } from './sensors/EnvironmentalTrends.tsx';
 import { ReadingCards } from './sensors/ReadingCards.tsx';
 import { SensorDetailCards } from './sensors/SensorDetailCards.tsx';
+import { SensorInstances } from './sensors/SensorInstances.tsx';
 import './sensors/sensors.css';
 import { HISTORY_RANGES } from '../history-ranges.ts';
 
@@ -104,6 +105,7 @@ export function SensorsScreen() {
       </section>
 
       <SensorDetailCards />
+      <SensorInstances />
     </div>
   );
 }

@@ -2,23 +2,15 @@
 // we insert an x with `null` (uPlot breaks the line there with spanGaps false); where another sensor
 // simply has a point this one lacks, the value is `undefined`, which uPlot skips without breaking.
 import type { Reading } from '../../../server/contract/reading.ts';
-import type { ReadingField } from './readings-view.ts';
+import { chartSeries, type SeriesSpec } from './quantities.ts';
 
-export interface SeriesSpec {
-  field: Exclude<ReadingField, 'waterLevel'>;
-  label: string;
-  unit: string;
-  color: string;
-  scale: 'value' | 'lux';
-}
+export type { SeriesSpec };
 
-/** Spec section 9: names and colours (temperature red, humidity blue, light amber, soil green). */
-export const CHART_SERIES: readonly SeriesSpec[] = [
-  { field: 'temperature', label: 'Temperature (°C)', unit: '°C', color: '#dc2626', scale: 'value' },
-  { field: 'humidity', label: 'Humidity (%)', unit: '%', color: '#2563eb', scale: 'value' },
-  { field: 'lightIntensity', label: 'Light Intensity (lux)', unit: 'lux', color: '#f59e0b', scale: 'lux' },
-  { field: 'soilMoisture', label: 'Soil Moisture (%)', unit: '%', color: '#16a34a', scale: 'value' },
-];
+/**
+ * Names and colours from the catalogue (temperature red, humidity blue, light amber, soil green, then
+ * the others). The tank has its own card and gauge, not a line among the climate's.
+ */
+export const CHART_SERIES: readonly SeriesSpec[] = chartSeries().filter((s) => s.field !== 'waterLevel');
 
 export type Column = Array<number | null | undefined>;
 

@@ -4,8 +4,9 @@ import type { Reading, SensorStatus, SensorType } from '../../../server/contract
 import type { AlertThresholds } from '../../../server/contract/settings.ts';
 import { formatLight, formatOneDecimal } from '../format.ts';
 
-/** Spec section 9: a reading older than 5 minutes puts its sensor in 'warning'. */
-export const STALE_AFTER_MS = 5 * 60 * 1000;
+/** A reading older than 5 minutes puts its sensor in 'warning' (the server's own constant). */
+export { STALE_AFTER_MS } from '../../../common/catalogue.ts';
+import { STALE_AFTER_MS } from '../../../common/catalogue.ts';
 /** Spec section 9: soil moisture is adequate at or above 30 %. */
 export const SOIL_ADEQUATE_PCT = 30;
 /** Used for "Sufficient Light" when the operator has set no light threshold (a dim overcast day). */
@@ -35,8 +36,10 @@ export function formatField(field: ReadingField, value: number | undefined | nul
   return field === 'lightIntensity' ? formatLight(value) : formatOneDecimal(value);
 }
 
-export function statusOf(reading: Reading | undefined, nowMs: number): SensorStatus {
+/** The server's status wins when it says 'fault' (every sensor of the zone faulted: draw no value). */
+export function statusOf(reading: (Reading & { status?: SensorStatus }) | undefined, nowMs: number): SensorStatus {
   if (!reading) return 'offline';
+  if (reading.status === 'fault') return 'fault';
   return nowMs - Date.parse(reading.timestamp) > STALE_AFTER_MS ? 'warning' : 'online';
 }
 

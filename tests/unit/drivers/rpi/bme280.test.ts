@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../drivers/clock.ts';
+import { ManualClock } from '../../../../common/clock.ts';
 import { SensorReadError } from '../../../../drivers/types.ts';
 import {
   bme280HumidityPct,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../drivers/clock.ts';
+import { ManualClock } from '../../../../common/clock.ts';
 import { SensorReadError } from '../../../../drivers/types.ts';
 import { validateDht22 } from '../../../../drivers/rpi/dht22-convert.ts';
 import { DHT22_MODEL, DhtSensor } from '../../../../drivers/rpi/dht-sensor.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SENSOR_KINDS } from '../../../../common/catalogue.ts';
-import { ManualClock } from '../../../../drivers/clock.ts';
+import { ManualClock } from '../../../../common/clock.ts';
 import { sensirionBytes } from '../../../../drivers/rpi/sensirion-crc.ts';
 import { directSensorOpener, type DirectSensorOptions } from '../../../../drivers/rpi/direct-sensors.ts';
 import { fakeDht, type OpLog } from './fakes.ts';

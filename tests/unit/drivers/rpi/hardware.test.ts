@@ -1,9 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../drivers/clock.ts';
+import { ManualClock } from '../../../../common/clock.ts';
 import { createRaspberryPiHardware, type RaspberryPiDeps } from '../../../../drivers/rpi/hardware.ts';
 import { createHardware } from '../../../../drivers/index.ts';
-import { outputs, sensors } from '../fixtures.ts';
+import { outputs, readOne, sensorOf, sensors } from '../fixtures.ts';
 import { fakeAds, fakeDht, fakeOnoff, fakePigpio, fakeSysfs, type OpLog } from './fakes.ts';
 
 let pi4Sysfs: string;
@@ -55,9 +55,9 @@ describe('raspberry-pi hardware composition', () => {
 
     expect([...hw.outputs.keys()].sort()).toEqual(outputs.map((o) => o.outputId).sort());
     expect(hw.status().every((s) => s.available)).toBe(true);
-    expect(hw.climate).not.toBeNull();
+    expect(sensorOf(hw, 'dht11')).toBeDefined();
     // 1500 mV at pga 4096 = 12000 counts: halfway between dry 17500 and wet 7500 is 12500, so 55 %.
-    expect(await hw.soil!.readPercent()).toBeCloseTo(55, 6);
+    expect(await readOne(hw, 'soil', 'soilMoisturePct')).toBeCloseTo(55, 6);
   });
 
   it('keeps relays on a Pi 5 and says why pigpio and the DHT11 are unavailable', async () => {
@@ -69,15 +69,15 @@ describe('raspberry-pi hardware composition', () => {
       { clock: new ManualClock(), sensors, outputs },
       deps(log, PI5, { loadPigpio: refuse, loadDht: refuse }),
     );
-    expect(hw.climate).toBeNull();
-    expect(hw.waterLevel).toBeNull();
-    expect(hw.light).not.toBeNull();
+    expect(sensorOf(hw, 'dht11')).toBeUndefined();
+    expect(sensorOf(hw, 'tank')).toBeUndefined();
+    expect(sensorOf(hw, 'ldr')).toBeDefined();
     expect(hw.outputs.has('servo-1')).toBe(false);
     await hw.outputs.get('relay-1')!.set(true);
     expect(log.at(-1)).toBe('onoff:write 529 0');
     const byName = new Map(hw.status().map((s) => [s.name, s]));
-    for (const name of ['pigpio', 'dht11', 'servo', 'hcsr04']) expect(byName.get(name)?.available).toBe(false);
-    expect(byName.get('dht11')?.reason).toMatch(/Raspberry Pi 5/);
+    for (const name of ['pigpio', 'sensor:dht11', 'servo', 'sensor:tank']) expect(byName.get(name)?.available).toBe(false);
+    expect(byName.get('sensor:dht11')?.reason).toMatch(/Raspberry Pi 5/);
     expect(byName.get('relays')?.available).toBe(true);
   });
 
@@ -87,13 +87,13 @@ describe('raspberry-pi hardware composition', () => {
       { clock: new ManualClock(), sensors, outputs },
       deps(log, PI4, { loadAds1x15: async () => Promise.reject(new Error('Cannot find module i2c-bus')) }),
     );
-    expect(hw.light).toBeNull();
-    expect(hw.soil).toBeNull();
-    expect(hw.climate).not.toBeNull();
-    expect(hw.status().find((s) => s.name === 'ads1115')).toEqual({
-      name: 'ads1115',
+    expect(sensorOf(hw, 'ldr')).toBeUndefined();
+    expect(sensorOf(hw, 'soil')).toBeUndefined();
+    expect(sensorOf(hw, 'dht11')).toBeDefined();
+    expect(hw.status().find((s) => s.name === 'sensor:ldr')).toEqual({
+      name: 'sensor:ldr',
       available: false,
-      reason: 'ads1x15/i2c-bus: Cannot find module i2c-bus',
+      reason: 'ADS1115_LDR: Cannot find module i2c-bus',
     });
   });
 
@@ -107,7 +107,7 @@ describe('raspberry-pi hardware composition', () => {
     expect(hw.outputs.has('relay-1')).toBe(false);
     expect(hw.outputs.has('servo-1')).toBe(true);
     expect(hw.status().find((s) => s.name === 'relays')?.reason).toMatch(/no Raspberry Pi header GPIO chip/);
-    expect(hw.climate).not.toBeNull();
+    expect(sensorOf(hw, 'dht11')).toBeDefined();
   });
 
   it('close drives outputs safe, releases lines and terminates pigpio', async () => {
@@ -126,6 +126,6 @@ describe('createHardware', () => {
   it('builds the simulator without loading native packages, outputs safe', async () => {
     const hw = await createHardware({ mode: 'simulator', clock: new ManualClock(), sensors, outputs, simulator: { seed: 1 } });
     expect(hw.simulator.snapshot().activeEffects).toEqual([]);
-    expect(typeof (await hw.climate!.read()).temperatureC).toBe('number');
+    expect(typeof (await sensorOf(hw, 'dht11')!.read()).temperatureC).toBe('number');
   });
 });

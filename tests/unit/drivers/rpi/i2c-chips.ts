@@ -1,4 +1,4 @@
-import type { ManualClock } from '../../../../drivers/clock.ts';
+import type { ManualClock } from '../../../../common/clock.ts';
 import type { Bme280Calibration } from '../../../../drivers/rpi/bme280-convert.ts';
 import { sensirionBytes } from '../../../../drivers/rpi/sensirion-crc.ts';
 import { nack, type FakeI2cChip } from './i2c-fakes.ts';

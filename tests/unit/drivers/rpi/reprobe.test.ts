@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../drivers/clock.ts';
+import { ManualClock } from '../../../../common/clock.ts';
 import type { Ads1x15Constructor, Ads1x15Device } from '../../../../drivers/rpi/native.ts';
 import { createRaspberryPiHardware } from '../../../../drivers/rpi/hardware.ts';
 import type { Hardware } from '../../../../drivers/types.ts';
-import { outputs, sensors } from '../fixtures.ts';
+import { outputs, readOne, sensorOf, sensors } from '../fixtures.ts';
 import { fakeDht, fakeOnoff, fakePigpio, fakeSysfs, type OpLog } from './fakes.ts';
 
 /**
@@ -76,7 +76,7 @@ describe('an ADS1115 that is missing at boot, comes back, and goes away again', 
     expect(adsStatus(hw)).toMatchObject({ available: false, busErrors: 0 });
     expect(adsStatus(hw)!.reason).toContain('no ADS1115 answers at 0x48 on I2C bus 1');
     expect(adsStatus(hw)!.reason).toContain('probed again in 5 s (attempt 2)');
-    await expect(hw.light!.readLux()).rejects.toThrow(/ads1115 not found/);
+    await expect(readOne(hw, 'ldr', 'lightLux')).rejects.toThrow(/ads1115 not found/);
     expect(bus.closes).toBe(1); // each failed probe releases the bus
 
     // Back-off: 5 s, then 10 s, then 20 s.
@@ -94,18 +94,18 @@ describe('an ADS1115 that is missing at boot, comes back, and goes away again', 
     await settle();
     expect(bus.opens).toBe(3);
     expect(adsStatus(hw)).toEqual({ name: 'ads1115', available: true, reason: null, busErrors: 0 });
-    expect(await hw.soil!.readPercent()).toBeTypeOf('number');
-    expect(await hw.light!.readLux()).toBeTypeOf('number');
+    expect(await readOne(hw, 'soil', 'soilMoisturePct')).toBeTypeOf('number');
+    expect(await readOne(hw, 'ldr', 'lightLux')).toBeTypeOf('number');
 
     // One bus error is counted and recovered by the next read (the busy flag cleared).
     bus.failReads = 1;
-    await expect(hw.light!.readLux()).rejects.toThrow(/EIO/);
-    expect(await hw.light!.readLux()).toBeTypeOf('number');
+    await expect(readOne(hw, 'ldr', 'lightLux')).rejects.toThrow(/EIO/);
+    expect(await readOne(hw, 'ldr', 'lightLux')).toBeTypeOf('number');
     expect(adsStatus(hw)).toMatchObject({ available: true, busErrors: 1 });
 
     // Three in a row: the chip counts as gone, the bus is closed and probed again from 5 s.
     bus.failReads = 3;
-    for (let i = 0; i < 3; i++) await expect(hw.soil!.readPercent()).rejects.toThrow(/EIO/);
+    for (let i = 0; i < 3; i++) await expect(readOne(hw, 'soil', 'soilMoisturePct')).rejects.toThrow(/EIO/);
     await settle();
     expect(adsStatus(hw)).toMatchObject({ available: false, busErrors: 4 });
     expect(adsStatus(hw)!.reason).toContain('stopped answering after 3 errors in a row');
@@ -114,7 +114,7 @@ describe('an ADS1115 that is missing at boot, comes back, and goes away again', 
     clock.advance(5000);
     await settle();
     expect(adsStatus(hw)).toMatchObject({ available: true, busErrors: 4 });
-    expect(await hw.soil!.readPercent()).toBeTypeOf('number');
+    expect(await readOne(hw, 'soil', 'soilMoisturePct')).toBeTypeOf('number');
 
     await hw.close();
     expect(clock.pendingTimers()).toBe(0);
@@ -134,7 +134,7 @@ describe('an ADS1115 that is missing at boot, comes back, and goes away again', 
         loadAds1x15: async () => Promise.reject(new Error('Cannot find module i2c-bus')),
       },
     );
-    expect(hw.light).toBeNull();
+    expect(sensorOf(hw, 'ldr')).toBeUndefined();
     expect(clock.pendingTimers()).toBe(0);
     await hw.close();
   });

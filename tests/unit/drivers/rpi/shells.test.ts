@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../drivers/clock.ts';
+import { ManualClock } from '../../../../common/clock.ts';
 import { SensorReadError } from '../../../../drivers/types.ts';
 import { Dht11Sensor } from '../../../../drivers/rpi/dht11.ts';
 import { Hcsr04Sensor } from '../../../../drivers/rpi/hcsr04.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../drivers/clock.ts';
+import { ManualClock } from '../../../../common/clock.ts';
 import { SensorReadError } from '../../../../drivers/types.ts';
 import { sensirionBytes, sensirionCrc8, sensirionWords } from '../../../../drivers/rpi/sensirion-crc.ts';
 import { decodeSht3x, sht3xHumidityPct, sht3xTemperatureC, SHT3X_MEASUREMENT_MS } from '../../../../drivers/rpi/sht3x-convert.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../drivers/clock.ts';
+import { ManualClock } from '../../../../common/clock.ts';
 import { SensorReadError } from '../../../../drivers/types.ts';
 import { sensirionBytes } from '../../../../drivers/rpi/sensirion-crc.ts';
 import { decodeSht4x, sht4xHumidityPct, sht4xTemperatureC, SHT4X_MEASUREMENT_MS } from '../../../../drivers/rpi/sht4x-convert.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../drivers/clock.ts';
+import { ManualClock } from '../../../../common/clock.ts';
 import { createSimulatorHardware } from '../../../../drivers/simulator/hardware.ts';
 import { SensorReadError } from '../../../../drivers/types.ts';
-import { outputs, sensors } from '../fixtures.ts';
+import { outputs, readOne, sensorOf, sensors } from '../fixtures.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -22,7 +22,7 @@ describe('simulated greenhouse: output effects', () => {
     on.clock.advance(30 * MIN);
     const diff = on.sim.snapshot().insideTemperatureC - off.sim.snapshot().insideTemperatureC;
     expect(diff).toBeGreaterThan(5);
-    expect((await on.hw.climate!.read()).temperatureC).toBeGreaterThan((await off.hw.climate!.read()).temperatureC);
+    expect((await sensorOf(on.hw, 'dht11')!.read()).temperatureC).toBeGreaterThan((await sensorOf(off.hw, 'dht11')!.read()).temperatureC!);
   });
 
   it('pump raises soil moisture and lowers the tank (1 cm per 10 s on a 100 cm tank)', async () => {
@@ -35,8 +35,8 @@ describe('simulated greenhouse: output effects', () => {
     const after = sim.snapshot();
     expect(after.soilMoisturePct).toBeGreaterThan(before.soilMoisturePct + 10);
     expect(before.tankLevelCm - after.tankLevelCm).toBeCloseTo(6, 5);
-    expect(await hw.soil!.readPercent()).toBeGreaterThan(35);
-    expect(await hw.waterLevel!.readLevelCm()).toBeCloseTo(after.tankLevelCm, 0);
+    expect(await readOne(hw, 'soil', 'soilMoisturePct')).toBeGreaterThan(35);
+    expect(await readOne(hw, 'tank', 'waterLevelCm')).toBeCloseTo(after.tankLevelCm, 0);
   });
 
   it('an empty tank pumps nothing', () => {
@@ -78,16 +78,16 @@ describe('simulated greenhouse: output effects', () => {
   it('is dark at night and the grow lights add lux', async () => {
     const { clock, hw, sim } = make(5, Date.UTC(2026, 5, 1, 23, 0, 0));
     expect(sim.snapshot().lux).toBe(0);
-    const darkLux = await hw.light!.readLux();
+    const darkLux = await readOne(hw, 'ldr', 'lightLux');
     expect(darkLux).toBeLessThan(2); // the curve's lowest point
     await hw.outputs.get('relay-3')!.set(true);
     clock.advance(10_000);
-    expect(await hw.light!.readLux()).toBeGreaterThan(3000);
+    expect(await readOne(hw, 'ldr', 'lightLux')).toBeGreaterThan(3000);
   });
 
   it('has strong sun at noon', async () => {
     const { hw } = make(5, Date.UTC(2026, 5, 1, 12, 0, 0));
-    expect(await hw.light!.readLux()).toBeGreaterThan(20_000);
+    expect(await readOne(hw, 'ldr', 'lightLux')).toBeGreaterThan(20_000);
   });
 
   it('safeState switches everything off', async () => {
@@ -114,7 +114,7 @@ describe('simulated greenhouse: determinism', () => {
     await hw.outputs.get('relay-4')!.set(true);
     for (let t = 0; t < 2 * HOUR; t += readEveryMs) {
       clock.advance(readEveryMs);
-      readings.push(await hw.climate!.read().catch((e: Error) => e.message), await hw.light!.readLux(), await hw.soil!.readPercent(), await hw.waterLevel!.readLevelCm());
+      readings.push(await sensorOf(hw, 'dht11')!.read().catch((e: Error) => e.message), await readOne(hw, 'ldr', 'lightLux'), await readOne(hw, 'soil', 'soilMoisturePct'), await readOne(hw, 'tank', 'waterLevelCm'));
     }
     return { readings, state: sim.snapshot() };
   }
@@ -138,22 +138,22 @@ describe('simulated greenhouse: faults', () => {
   it('a silent sensor throws SensorReadError; clearing the fault restores it', async () => {
     const { hw, sim } = make();
     sim.injectFault('climate', { kind: 'silent' });
-    await expect(hw.climate!.read()).rejects.toBeInstanceOf(SensorReadError);
+    await expect(sensorOf(hw, 'dht11')!.read()).rejects.toBeInstanceOf(SensorReadError);
     sim.injectFault('climate', null);
-    await expect(hw.climate!.read()).resolves.toHaveProperty('temperatureC');
+    await expect(sensorOf(hw, 'dht11')!.read()).resolves.toHaveProperty('temperatureC');
   });
 
   it('a stuck sensor repeats one value while the greenhouse changes', async () => {
     const { clock, hw, sim } = make();
     sim.injectFault('soil', { kind: 'stuck' });
-    const first = await hw.soil!.readPercent();
+    const first = await readOne(hw, 'soil', 'soilMoisturePct');
     await hw.outputs.get('relay-1')!.set(true);
     clock.advance(5 * MIN);
-    expect(await hw.soil!.readPercent()).toBe(first);
+    expect(await readOne(hw, 'soil', 'soilMoisturePct')).toBe(first);
     sim.injectFault('waterLevel', { kind: 'stuck', value: 42 });
-    expect(await hw.waterLevel!.readLevelCm()).toBe(42);
+    expect(await readOne(hw, 'tank', 'waterLevelCm')).toBe(42);
     sim.injectFault('climate', { kind: 'stuck', value: 45 });
-    expect((await hw.climate!.read()).temperatureC).toBe(45);
+    expect((await sensorOf(hw, 'dht11')!.read()).temperatureC).toBe(45);
   });
 
   it('validates the test controls', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../drivers/clock.ts';
+import { ManualClock } from '../../../../common/clock.ts';
 import { DEFAULT_ALERT_THRESHOLDS, DEFAULT_DEVICE_SETTINGS, DEFAULT_SYSTEM_SETTINGS, type Settings } from '../../../../server/contract/settings.ts';
 import { openDatabase, type OpenedDatabase } from '../../../../server/db/open.ts';
 import { EventBus, type GatewayEvents } from '../../../../server/events/bus.ts';
@@ -25,7 +25,7 @@ const count = () => (database.sqlite.prepare('SELECT count(*) AS n FROM readings
 
 function makeLoop(sensors: ReturnType<typeof fakeSensors>['sensors']) {
   loop = new SamplingLoop({
-    sensors,
+    sensors: sensors.sensors,
     repo: { insertTick: (g, rows) => (insertCalls++, repo.insertTick(g, rows)) },
     bus,
     settings: { get: () => settings },
@@ -102,7 +102,7 @@ describe('SamplingLoop', () => {
     expect(dht).toMatchObject({ temperature: 22, humidity: 60, value: 22, unit: '°C' });
     expect(taken[0]!.readings.find((r) => r.sensorType === 'WATER_LEVEL')).toMatchObject({ waterLevel: 30, unit: 'cm' });
     const snap = loop!.snapshot();
-    expect(snap.values).toEqual({ temperature: 22, humidity: 60, lightIntensity: 500, soilMoisture: 40, waterLevel: 30 });
+    expect(snap.values).toEqual({ temperature: 22, humidity: 60, lightIntensity: 500, soilMoisture: 40, waterLevel: 30, co2: null, pressure: null, rootTemperature: null });
     expect(snap.readAt.soilMoisture).toBe(new Date(t0 + 10_000).toISOString());
     expect(loop!.lastSampleAt('LDR')).toBe(t0 + 10_000);
   });

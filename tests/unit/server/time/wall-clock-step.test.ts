@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock, type Clock } from '../../../../drivers/clock.ts';
+import { ManualClock, type Clock } from '../../../../common/clock.ts';
 import { DEFAULT_ALERT_THRESHOLDS, DEFAULT_DEVICE_SETTINGS, DEFAULT_SYSTEM_SETTINGS, type Settings } from '../../../../server/contract/settings.ts';
 import { openDatabase, type OpenedDatabase } from '../../../../server/db/open.ts';
 import { EventBus } from '../../../../server/events/bus.ts';
@@ -42,7 +42,7 @@ function start(intervalSeconds: number) {
   };
   const repo = new ReadingsRepo(database.sqlite);
   loop = new SamplingLoop({
-    sensors: fakeSensors().sensors,
+    sensors: fakeSensors().sensors.sensors,
     repo: new MonotoneReadings({ repo, greenhouseId: 'greenhouse-001', onHeldBack: (sensorType, behindMs) => held.push({ sensorType, behindMs }) }),
     bus: new EventBus({ error: () => {} }),
     settings: { get: () => settings },

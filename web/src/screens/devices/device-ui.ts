@@ -1,7 +1,7 @@
 // Pure helpers of the Device Control screen: groups, badges, the control button's action.
 import type { ControlAction, Device, DeviceStatus, DeviceType } from '../../../../server/contract/device.ts';
 
-export const ADDABLE_TYPES = ['FAN', 'WATER_PUMP', 'LED_LIGHT', 'HEATER', 'COOLING_SYSTEM'] as const;
+export { ADDABLE_DEVICE_TYPES as ADDABLE_TYPES } from '../../../../common/catalogue.ts';
 
 /** Group headings in the spec's order; servo windows come last. */
 export const GROUPS: ReadonlyArray<{ type: DeviceType; heading: string }> = [

@@ -1,5 +1,5 @@
-// Climate metrics (design.md, Climate metrics): VPD and dew point from the DHT11's newest reading, with
-// the honest uncertainty a DHT11 (±2 °C, ±5 %RH) gives VPD, and the daily light integral estimated
+// Climate metrics: VPD and dew point from the air zone's newest reading, with the uncertainty the air
+// sensors actually used give VPD (about ±0.3 kPa with a DHT11, under ±0.1 with an SHT4x), and the daily light integral estimated
 // from the LDR. The Overview shows today; the Sensors screen the last seven days too. VPD and dew point
 // come only from a DHT11 that is online (sensors/sensor-health.ts), in the chosen temperature unit.
 import { CloudFog, Gauge, SunMedium } from 'lucide-react';
@@ -7,9 +7,6 @@ import { useLightIntegral } from '../../api/automation.ts';
 import { useSensorHealth } from '../../sensors/useSensorHealth.ts';
 import { toUnit, unitSymbol, useTemperatureUnit } from '../../units.ts';
 import './sensors.css';
-
-/** server/contract/reading.ts DHT11_VPD_UNCERTAINTY_KPA (web takes only types from the contract). */
-const VPD_UNCERTAINTY_KPA = 0.3;
 
 /** server/alerts/condensation.ts CONDENSATION_MARGIN_C: closer than this to the dew point, water condenses. */
 const CONDENSATION_MARGIN_C = 2;
@@ -33,7 +30,10 @@ export function ClimateMetrics({ withDays = false }: { withDays?: boolean }) {
             <Gauge size={16} aria-hidden /> VPD (kPa)
           </p>
           <p className="stat-value">{fixed(climate?.vpdKpa, 2)}</p>
-          <p className="field-hint">±{VPD_UNCERTAINTY_KPA} kPa with a DHT11 (±2 °C, ±5 %RH)</p>
+          {/* The uncertainty the air sensors actually used give VPD, from their datasheet accuracy. */}
+          {climate?.vpdUncertaintyKpa !== undefined && (
+            <p className="field-hint">±{climate.vpdUncertaintyKpa.toFixed(2)} kPa from the air sensors' datasheet accuracy</p>
+          )}
         </div>
         <div data-testid="metric-dew-point">
           <p className="stat-label">

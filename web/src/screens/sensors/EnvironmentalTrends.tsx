@@ -9,12 +9,12 @@ import { UPlotChart } from '../../components/UPlotChart.tsx';
 import { formatTimestamp } from '../../format.ts';
 import { bandPlugin, type BandColumns } from '../../sensors/band-plugin.ts';
 import { axisLabel, axisLabelWidthPx, buildChartData, summarize, type Column, type SeriesSpec } from '../../sensors/chart-data.ts';
+import { formatQuantity } from '../../sensors/quantities.ts';
 import { toUnit, unitSymbol, useTemperatureUnit } from '../../units.ts';
 import { timeAxisRange } from './chart-range.ts';
 
 const HEIGHT_PX = 400;
 
-const oneDecimal = (v: number | null | undefined, unit: string) => (v == null ? '---' : `${v.toFixed(1)} ${unit}`);
 
 /** A tooltip that follows the cursor: full timestamp, then each value to one decimal with its unit. */
 function tooltipPlugin(series: SeriesSpec[]): uPlot.Plugin {
@@ -45,7 +45,7 @@ function tooltipPlugin(series: SeriesSpec[]): uPlot.Plugin {
           const dot = document.createElement('span');
           dot.className = 'tt-dot';
           dot.style.background = s.color;
-          row.append(dot, `${s.label}: ${oneDecimal(u.data[i + 1]![idx], s.unit)}`);
+          row.append(dot, `${s.label}: ${formatQuantity(s.field, u.data[i + 1]![idx])} ${s.unit}`);
           return row;
         });
         tip.replaceChildren(time, ...rows);
@@ -64,8 +64,9 @@ function tooltipPlugin(series: SeriesSpec[]): uPlot.Plugin {
 }
 
 function makeOptions(series: SeriesSpec[], hours: number, width: number, bands: () => readonly BandColumns[]): uPlot.Options {
-  const hasLux = series.some((s) => s.scale === 'lux');
   const hasValue = series.some((s) => s.scale === 'value');
+  // lux, ppm and hPa each on their own right-hand axis, in their line's colour.
+  const ownScales = [...new Map(series.filter((s) => s.scale !== 'value').map((s) => [s.scale, s])).values()];
   const timeValues = (_u: uPlot, splits: number[]) => splits.map((s) => axisLabel(s, hours));
   // uPlot spaces ticks at least `space` px apart: wider than the widest label, labels never collide.
   const timeSpacePx = axisLabelWidthPx(hours) + 24;
@@ -93,13 +94,13 @@ function makeOptions(series: SeriesSpec[], hours: number, width: number, bands: 
         scale: s.scale,
         spanGaps: false,
         points: { show: false },
-        value: (_u, v) => oneDecimal(v, s.unit),
+        value: (_u, v) => (v == null ? '---' : `${formatQuantity(s.field, v)} ${s.unit}`),
       })),
     ],
     axes: [
       { values: timeValues, space: timeSpacePx, stroke: axisText, grid: { stroke: 'rgba(128,128,128,0.15)' } },
       ...(hasValue ? [{ scale: 'value', stroke: axisText, grid: { stroke: 'rgba(128,128,128,0.15)' } }] : []),
-      ...(hasLux ? [{ scale: 'lux', side: 1, stroke: '#f59e0b', grid: { show: !hasValue }, label: 'lux', size: 60 }] : []),
+      ...ownScales.map((s, i) => ({ scale: s.scale, side: 1, stroke: s.color, grid: { show: !hasValue && i === 0 }, label: s.unit, size: 60 })),
     ],
   };
 }
