@@ -1,4 +1,4 @@
-// Lint: typescript-eslint's recommended rules plus the layer boundaries of design.md ("Layout"),
+// Lint: typescript-eslint's recommended rules plus the layer boundaries of docs/decisions.md ("Layout"),
 // which otherwise hold only by discipline. `npm run lint`; `npm test` runs it first.
 import js from '@eslint/js';
 import globals from 'globals';
@@ -42,7 +42,7 @@ export default tseslint.config(
     files: ['drivers/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': restrict(
-        { group: ['**/server/**', '**/web/**', 'fastify', '@fastify/*', 'react'], message: 'drivers/ imports nothing from server/ or web/ (design.md, Layout).' },
+        { group: ['**/server/**', '**/web/**', 'fastify', '@fastify/*', 'react'], message: 'drivers/ imports nothing from server/ or web/ (docs/decisions.md, Layout).' },
       ),
     },
   },

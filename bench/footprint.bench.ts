@@ -1,4 +1,4 @@
-// Footprint of the appliance's process, side by side in one run (design.md: ratios against a baseline
+// Footprint of the appliance's process, side by side in one run (docs/decisions.md: ratios against a baseline
 // measured beside it): a bare Node.js process, the gateway as the unit ran it before the production
 // build (`node --import tsx server/main.ts`: "before") and the compiled gateway the unit runs now
 // (`node dist/server/main.js`: "after"). For each: cold start (spawn until /api/health answers; the

@@ -1,4 +1,4 @@
-// History at scale (issue 13): for a week and a month of 1 Hz readings, each history call (historical,
+// History at scale: for a week and a month of 1 Hz readings, each history call (historical,
 // stats, hourly) for 1 h and for the longest range, before (raw scan) and after (rollups), in the same
 // run; the worst event-loop delay (perf_hooks.monitorEventLoopDelay) while six clients load the longest
 // range (and Last Week, the issue's scenario) over HTTP; the rollups' catch-up over raw-only data; and the database size per month at the

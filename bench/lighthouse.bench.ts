@@ -14,7 +14,7 @@ import { buildServerIfStale, SERVER_ENTRY } from '../scripts/build-server.mjs';
 import { startServerProcess } from '../tests/support/server-process.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-/** design.md "Toolchain facts": as root Chromium needs --no-sandbox; the rest keep it off the network. */
+/** docs/decisions.md "Toolchain facts": as root Chromium needs --no-sandbox; the rest keep it off the network. */
 const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',

@@ -77,7 +77,7 @@ async function runLoadBench(): Promise<Record<string, string | number>> {
 
     const [bare, gatewayIdle] = await Promise.all([bareNodeIdle(), idleProfile(pid, IDLE_MS)]);
 
-    // At most 20 sockets per account (design.md, Limits): the clients are spread over viewer accounts.
+    // At most 20 sockets per account (docs/decisions.md, Limits): the clients are spread over viewer accounts.
     const viewers: string[] = [];
     for (let i = 0; i < Math.ceil(CLIENTS / 20); i++) viewers.push(await registerUser(http, { username: `bench-viewer-${i}`, role: 'viewer' }, token));
     const clients = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => connect(server.url, viewers[i % viewers.length]!)));

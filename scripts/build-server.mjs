@@ -2,7 +2,7 @@
 // Compiles the server (server/main.ts, everything it imports from server/ and drivers/, and the packages
 // it uses) into plain-JavaScript ES modules under dist/server/ (main.js and one chunk per package beside
 // it) that run with `node` alone: no TypeScript transform and no transpiler child process at run time
-// (design.md, Run-time interface). A few packages stay external, resolved from node_modules as usual
+// (docs/decisions.md, Run-time interface). A few packages stay external, resolved from node_modules as usual
 // (EXTERNAL_PACKAGES): native addons cannot be bundled, and the hardware packages must stay lazy
 // `await import()`s that simulator mode never loads.
 // Plain JS so it runs before anything is compiled; `npm run build` calls it after the dashboard build.

@@ -23,7 +23,7 @@ export interface HttpAppOptions {
 const WS_MAX_MESSAGE_BYTES = 64 * 1024;
 
 /**
- * design.md, Limits and headers: everything from the gateway itself, no inline script, no framing.
+ * docs/decisions.md, Limits and headers: everything from the gateway itself, no inline script, no framing.
  * No `upgrade-insecure-requests` and no HSTS: the appliance speaks plain HTTP on the LAN, and an
  * upgrade would break every asset. `data:` images: the dashboard's empty favicon.
  */

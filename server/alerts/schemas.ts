@@ -40,7 +40,7 @@ export const AlertListReply = Envelope(Type.Array(Alert));
 export const StatsReply = Type.Object({
   success: Type.Literal(true),
   data: AlertStats,
-  // The specification's client reads `stats` at the top level (design.md contract table).
+  // The specification's client reads `stats` at the top level (docs/decisions.md contract table).
   stats: AlertStats,
 });
 export const DeletedReply = Type.Object({ success: Type.Literal(true), message: Type.String() });

@@ -7,7 +7,7 @@ import { ConfigError } from '../config/load.ts';
 import { createGateway } from '../gateway.ts';
 
 /**
- * The gateway process: starts the gateway from the process environment (design.md, Run-time interface)
+ * The gateway process: starts the gateway from the process environment (docs/decisions.md, Run-time interface)
  * under systemd's notification and watchdog protocol, and stops it on SIGTERM/SIGINT outputs first.
  */
 export async function runGatewayProcess(): Promise<void> {

@@ -63,7 +63,7 @@ export async function runAppliance(options: LifecycleOptions): Promise<{ shutdow
         proc.exit(1);
       }, forceExitAfterMs);
       // Outputs first, before anything that could wait: not even sd_notify may stand between a SIGTERM
-      // and the relays going off (design.md, Safety beyond the rules).
+      // and the relays going off (docs/decisions.md, Safety beyond the rules).
       let code = 0;
       try {
         await options.makeOutputsSafe();

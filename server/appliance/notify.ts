@@ -7,7 +7,7 @@ import type { Clock, TimerHandle } from '../../common/clock.ts';
  * The datagram goes straight from this process to $NOTIFY_SOCKET through unix-dgram (Node's dgram is
  * UDP only): no `systemd-notify` child. A child is what broke the appliance: pigpio's C library installs
  * its own handler for every signal, SIGCHLD included, so Node never reaps a child spawned after it
- * starts (design.md, Field notes). The socket is non-blocking: a send never waits, whatever the manager
+ * starts (docs/decisions.md, Field notes). The socket is non-blocking: a send never waits, whatever the manager
  * does, so nothing on the shutdown path can hang on it.
  */
 export type NotifySender = (fields: string[]) => Promise<void>;

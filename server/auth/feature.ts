@@ -14,7 +14,7 @@ import { SetupCode } from './setup-code.ts';
 import { TokenService, type VerifiedClaims } from './tokens.ts';
 import { UsersRepo, type UserRow } from './users-repo.ts';
 
-/** The demo admin of simulator mode (design.md: GREENHOUSE_DEMO); shown on the login screen. */
+/** The demo admin of simulator mode (docs/decisions.md: GREENHOUSE_DEMO); shown on the login screen. */
 export const DEMO_ACCOUNT = { username: 'admin', password: 'greenhouse' } as const;
 
 /**

@@ -13,7 +13,7 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-/** Environment variables (design.md, Run-time interface) and the config key each one sets. */
+/** Environment variables (docs/decisions.md, Run-time interface) and the config key each one sets. */
 const ENV_KEYS: Array<{ env: string; key: keyof Config; parse: (raw: string) => unknown }> = [
   { env: 'PORT', key: 'port', parse: (raw) => (/^\d+$/.test(raw) ? Number(raw) : raw) },
   { env: 'HOST', key: 'host', parse: (raw) => raw },

@@ -20,7 +20,7 @@ const Output = Type.Object({
   outputId: Type.String({ minLength: 1, maxLength: 64 }),
   kind: Type.Union([Type.Literal('relay'), Type.Literal('servo')]),
   /**
-   * The kind of device this output physically drives (design.md, Safety beyond the rules): only a
+   * The kind of device this output physically drives (docs/decisions.md, Safety beyond the rules): only a
    * device of this type may be bound to it, and safety treats it as this type. Defaults to the
    * `device`'s type (SERVO for a servo); required for a free relay.
    */
@@ -35,7 +35,7 @@ const Output = Type.Object({
 });
 
 /**
- * The MQTT bridge (design.md, Fleet): off while `url` is unset. The password (or credentials inside
+ * The MQTT bridge (docs/decisions.md, Fleet): off while `url` is unset. The password (or credentials inside
  * the url) is never printed: config errors and logs show the url without its user info.
  */
 const Mqtt = Type.Object(
@@ -75,7 +75,7 @@ export const ConfigSchema = Type.Object({
   /** Largest accepted request body. */
   bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: 10485760, default: 1048576 }),
   /**
-   * Who may self-register (design.md, Users and roles): `approval` gives a viewer that asked for a
+   * Who may self-register (docs/decisions.md, Users and roles): `approval` gives a viewer that asked for a
    * role an admin grants; `open` gives the asked role at once (demos, labs); `closed` refuses.
    */
   registration: Type.Union([Type.Literal('approval'), Type.Literal('open'), Type.Literal('closed')], { default: 'approval' }),
@@ -89,7 +89,7 @@ export const ConfigSchema = Type.Object({
     },
     { default: {} },
   ),
-  /** Caps that keep one client from exhausting the gateway's file descriptors (design.md, Limits). */
+  /** Caps that keep one client from exhausting the gateway's file descriptors (docs/decisions.md, Limits). */
   limits: Type.Object(
     {
       websocketsPerAccount: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),

@@ -1,6 +1,6 @@
 import Type, { type Static, type TSchema } from 'typebox';
 
-/** ISO-8601 timestamp string, as every timestamp on the wire is (design.md, Contract). */
+/** ISO-8601 timestamp string, as every timestamp on the wire is (docs/decisions.md, Contract). */
 export const IsoTimestamp = Type.String({ format: 'date-time' });
 
 /**

@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { IsoTimestamp, NullableNumber } from './common.ts';
 
-/** Types a user may add from the dashboard (spec section 5). SERVO comes from the wiring config. */
+/** Types a user may add from the dashboard (docs/product.md §5). SERVO comes from the wiring config. */
 export const AddableDeviceType = Type.Union([
   Type.Literal('FAN'),
   Type.Literal('WATER_PUMP'),

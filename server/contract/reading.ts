@@ -28,7 +28,7 @@ export const SENSOR_FIELDS = Object.fromEntries(ZONES.map((z) => [z, ZONE_QUANTI
 export const FieldValues = Type.Object(perField(() => Type.Optional(Type.Number())));
 export type FieldValues = Partial<Record<SensorField, number>>;
 
-/** Any field may be missing (spec section 3): a field is absent when that sensor does not measure it. */
+/** Any field may be missing (docs/product.md §3): a field is absent when that sensor does not measure it. */
 const ReadingBase = Type.Object({
   _id: Type.String(),
   greenhouseId: Type.String(),

@@ -4,7 +4,7 @@ import type { AllSensorsUpdate, Reading } from './reading.ts';
 import type { PublicUser } from './user.ts';
 
 /**
- * Websocket messages are JSON `{ event, data }` both ways (design.md, Realtime).
+ * Websocket messages are JSON `{ event, data }` both ways (docs/decisions.md, Realtime).
  * One map from event name to payload type; the server and the dashboard both use it.
  */
 export interface ServerEvents {

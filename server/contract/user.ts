@@ -42,7 +42,7 @@ export const PublicUser = Type.Object({
 });
 export type PublicUser = Static<typeof PublicUser>;
 
-/** Who may self-register (config `registration`, design.md Users and roles). */
+/** Who may self-register (config `registration`, docs/decisions.md Users and roles). */
 export type RegistrationMode = 'approval' | 'open' | 'closed';
 
 /** What login, register and refresh answer inside `data` (and, for older clients, at top level). */

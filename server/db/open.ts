@@ -36,7 +36,7 @@ export function openDatabase(dataDir: string): OpenedDatabase {
   const autoVacuum = ensureIncrementalAutoVacuum(sqlite, fileBytes);
   sqlite.pragma('journal_mode = WAL');
   // better-sqlite3 leaves WAL at synchronous=NORMAL, which can lose the last commits on a power cut.
-  // Our write rate is a few transactions a second, so full durability costs nothing (design.md).
+  // Our write rate is a few transactions a second, so full durability costs nothing (docs/decisions.md).
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');

@@ -1,7 +1,7 @@
 import type { ControlAction, DeviceStatus, DeviceType } from '../contract/device.ts';
 import { invalid } from '../domain/errors.ts';
 
-/** Pure mapping between actions, device types and statuses (spec section 4, Control actions). */
+/** Pure mapping between actions, device types and statuses (docs/product.md §4, Control actions). */
 
 export const isServo = (type: DeviceType): boolean => type === 'SERVO';
 
@@ -11,7 +11,7 @@ export const isOnStatus = (status: DeviceStatus): boolean => status === 'ON' || 
 export const statusFor = (type: DeviceType, on: boolean): DeviceStatus =>
   isServo(type) ? (on ? 'OPEN' : 'CLOSED') : on ? 'ON' : 'OFF';
 
-/** The safe state of every output: relays off, window closed (design.md). */
+/** The safe state of every output: relays off, window closed (docs/decisions.md). */
 export const safeStatusFor = (type: DeviceType): DeviceStatus => statusFor(type, false);
 
 const ACTIONS_BY_TYPE: Record<string, readonly ControlAction[]> = {

@@ -171,7 +171,7 @@ export class DeviceRegistry {
     if (!output) throw invalid(`outputId '${outputId}' is not a configured output`, 'outputId');
     const holder = this.deps.repo.findByOutput(outputId);
     if (holder && holder.deviceId !== selfId) throw conflict(`outputId '${outputId}' is already used by ${holder.deviceName}`);
-    // design.md, Safety beyond the rules: an output drives only the kind of device it is wired to.
+    // docs/decisions.md, Safety beyond the rules: an output drives only the kind of device it is wired to.
     if (output.type !== deviceType) {
       throw invalid(`outputId '${outputId}' is wired to a ${output.type} and cannot drive a ${deviceType}`, 'outputId');
     }

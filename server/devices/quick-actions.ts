@@ -23,7 +23,7 @@ export class QuickActions {
 
   /**
    * Everything off and staying off: auto mode is switched off first on every device that had it, or
-   * its rules would switch it back on at the next tick (issue 17: a fan was back on within 45 s).
+   * its rules would switch it back on at the next tick (a fan was back on within 45 s).
    */
   async turnOffAll(actor: string): Promise<{ devicesTurnedOff: number; autoModeDisabled: number }> {
     let autoModeDisabled = 0;

@@ -42,7 +42,7 @@ export interface DeviceRoutesOptions {
 const failures = { 400: FailureEnvelope, 401: FailureEnvelope, 403: FailureEnvelope, 404: FailureEnvelope, 409: LockedFailureEnvelope, 503: FailureEnvelope };
 const actorOf = (request: FastifyRequest) => request.account?.username ?? 'unknown';
 
-/** /api/devices (design.md, Contract; spec section 7). Reads for everyone signed in; changes for writers. */
+/** /api/devices (docs/decisions.md, Contract; docs/product.md §7). Reads for everyone signed in; changes for writers. */
 export async function deviceRoutes(fastify: FastifyInstance, options: DeviceRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { repo, registry, control, quickActions, preview } = options;

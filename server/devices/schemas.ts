@@ -115,7 +115,7 @@ export const QuickActionReply = Envelope(
 );
 export const EmptyReply = Envelope(Type.Null());
 
-/** The websocket `device-control` command (design.md: same rules as REST). */
+/** The websocket `device-control` command (docs/decisions.md: same rules as REST). */
 export const DeviceControlCommand = Type.Object({
   deviceId: DeviceIdParams.properties.deviceId,
   action: ControlAction,

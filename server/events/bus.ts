@@ -4,7 +4,7 @@ import type { Reading, SensorSnapshot, SensorType } from '../contract/reading.ts
 import type { Settings } from '../contract/settings.ts';
 import type { SensorKind } from '../../common/catalogue.ts';
 
-/** Safety interlocks that override rules and people (design.md, Hardware, sampling and control). */
+/** Safety interlocks that override rules and people (docs/decisions.md, Hardware, sampling and control). */
 export type SafetyKind = 'PUMP_MAX_RUNTIME' | 'HEATER_MAX_RUNTIME' | 'DRY_RUN_LOCKOUT' | 'INTERLOCK' | 'SENSOR_LOSS' | 'HEATER_CUTOFF';
 
 /**

@@ -21,7 +21,7 @@ const STATUS_OF_DOMAIN_ERROR: Record<DomainErrorKind, number> = {
   invalid: 400,
   not_found: 404,
   conflict: 409,
-  // design.md: a safety refusal is a 409 with a message saying why.
+  // docs/decisions.md: a safety refusal is a 409 with a message saying why.
   refused_by_safety: 409,
   unavailable: 503,
   busy: 429,

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { notFound } from './errors.ts';
 import { GREENHOUSE_ID_ALIAS } from '../../common/catalogue.ts';
 
-/** The appliance serves one greenhouse; `default` is an alias for it (design.md, Contract). */
+/** The appliance serves one greenhouse; `default` is an alias for it (docs/decisions.md, Contract). */
 export function makeGreenhouseResolver(greenhouseId: string) {
   return (id: string): string | null => (id === greenhouseId || id === GREENHOUSE_ID_ALIAS ? greenhouseId : null);
 }

@@ -11,7 +11,7 @@ function makeAjv(options: Options): Ajv {
 
 /**
  * A copy of a body schema in which every object that lists its properties refuses any other key
- * (design.md, Limits and headers: a typo such as `deviceNmae` must be a 400 naming it, never a 200
+ * (docs/decisions.md, Limits and headers: a typo such as `deviceNmae` must be a 400 naming it, never a 200
  * that changes nothing). Objects that say what else they accept (`additionalProperties`,
  * `patternProperties`: a record such as `extras`) keep their own rule.
  */

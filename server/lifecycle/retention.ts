@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { ROLLUP_KEEP_DAYS, ROLLUP_RESOLUTIONS_MS } from '../history/rollup-levels.ts';
 
 /**
- * What retention prunes, and by which timestamp (epoch ms). Decision (design.md leaves it open):
+ * What retention prunes, and by which timestamp (epoch ms). Decision (docs/decisions.md leaves it open):
  * readings, the control log and *resolved* alerts all age out after `dataRetentionDays`; an active
  * alert is never pruned, however old, because it still needs a person.
  */

@@ -31,7 +31,7 @@ async function metricsRoutes(app: FastifyInstance, options: { metrics: GatewayMe
 }
 
 /**
- * GET /api/metrics (design.md, Fleet): Prometheus text for any signed-in account's token. Also times
+ * GET /api/metrics (docs/decisions.md, Fleet): Prometheus text for any signed-in account's token. Also times
  * every /api request for http_request_duration_seconds.
  */
 export function createMetricsFeature(ctx: AppContext, uses: MetricsUses): MetricsFeature {

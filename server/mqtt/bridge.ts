@@ -45,7 +45,7 @@ const REPUBLISH_SLICE = 50;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * The gateway as an MQTT citizen (design.md, Fleet): states out, commands in, discovery for Home
+ * The gateway as an MQTT citizen (docs/decisions.md, Fleet): states out, commands in, discovery for Home
  * Assistant. Everything it publishes goes through the connection's bounded outbox, so the bus
  * listeners here return at once and the sampler and the control path never wait for the broker.
  */

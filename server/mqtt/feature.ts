@@ -63,7 +63,7 @@ function hasCredentials(mqtt: AppContext['config']['mqtt']): boolean {
 }
 
 /**
- * The MQTT bridge (design.md, Fleet): off while `mqtt.url` is unset, and then the mqtt package is never
+ * The MQTT bridge (docs/decisions.md, Fleet): off while `mqtt.url` is unset, and then the mqtt package is never
  * loaded. Started after the devices (it commands them) and before the sampler (it publishes its ticks).
  */
 export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature {

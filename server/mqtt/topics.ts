@@ -2,7 +2,7 @@ import type { ControlAction, Device } from '../contract/device.ts';
 import { isOnStatus, isServo } from '../devices/actions.ts';
 
 /**
- * The topics of one gateway (design.md, Fleet), all under `<baseTopic>/<greenhouseId>/`:
+ * The topics of one gateway (docs/decisions.md, Fleet), all under `<baseTopic>/<greenhouseId>/`:
  * `status` (retained online / offline as the last will), `sensors/state` (each tick),
  * `devices/<deviceId>/state` (retained), `devices/<deviceId>/set` (commands in),
  * `devices/<deviceId>/result` (the answer to each command), `alerts` (events).

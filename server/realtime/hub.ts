@@ -7,7 +7,7 @@ import type { PublicUser } from '../contract/user.ts';
 import { clientErrorOf } from '../http/errors.ts';
 
 export interface HubOptions {
-  /** A client that has not authenticated by then is closed with 4401 (design.md: 5 s). */
+  /** A client that has not authenticated by then is closed with 4401 (docs/decisions.md: 5 s). */
   authTimeoutMs: number;
   /** Ping period; a socket that did not answer the previous ping is terminated. */
   heartbeatMs: number;

@@ -1,6 +1,6 @@
 /*
  * Air vapour-pressure deficit and dew point from a DHT11's temperature and relative humidity, with the
- * Magnus formula and the constants of Alduchov & Eskridge (1996), as design.md fixes them:
+ * Magnus formula and the constants of Alduchov & Eskridge (1996), as docs/decisions.md fixes them:
  * saturation vapour pressure es(T) = 0.61094 · exp(17.625·T / (T + 243.04)) kPa.
  * With the DHT11's ±2 °C and ±5 %RH, VPD is uncertain by about ±0.3 kPa: the dashboard says so.
  */

@@ -32,7 +32,7 @@ const SUMMARY_SLOT_MS = 60_000;
 
 const DEFAULT_HOURS = 24;
 
-/** /api/sensors: the readings as the dashboard asks for them (design.md contract table). */
+/** /api/sensors: the readings as the dashboard asks for them (docs/decisions.md contract table). */
 export async function sensorRoutes(fastify: FastifyInstance, options: SensorRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { repo, clock } = options;
@@ -55,7 +55,7 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
     await reply.type('application/json; charset=utf-8').send(body);
   };
 
-  // Estimated from the LDR's lux over the 5-minute rollups, per local day (design.md, Climate metrics).
+  // Estimated from the LDR's lux over the 5-minute rollups, per local day (docs/decisions.md, Climate metrics).
   app.get(
     '/light-integral/:greenhouseId',
     { schema: { params, querystring: LightIntegralQuery, response: { 200: LightIntegralReply, ...failures } } },

@@ -3,7 +3,7 @@ import { Envelope, FailureEnvelope } from '../contract/common.ts';
 import { HISTORY_RANGES_HOURS, HourlyBucket, LightIntegralDay, Reading, SensorInstance, SensorStats, SensorStatus, SensorType } from '../contract/reading.ts';
 import { MAX_LIGHT_INTEGRAL_DAYS } from './light-integral.ts';
 
-/** The dashboard's ranges (spec section 9's five, 30 days and a year); anything else is a 400 naming `hours`. */
+/** The dashboard's ranges (docs/product.md §9's five, 30 days and a year); anything else is a 400 naming `hours`. */
 const Hours = Type.Integer({ enum: [...HISTORY_RANGES_HOURS], default: 24, description: `one of ${HISTORY_RANGES_HOURS.join(', ')}` });
 
 export const HoursQuery = Type.Object({ hours: Type.Optional(Hours) }, { additionalProperties: false });
@@ -15,7 +15,7 @@ export const HistoricalQuery = Type.Object(
 );
 export type HistoricalQuery = Static<typeof HistoricalQuery>;
 
-/** A latest reading with its derived status (spec section 3: online, warning, offline). */
+/** A latest reading with its derived status (docs/product.md §3: online, warning, offline). */
 export const LatestReading = Type.Object({ ...Reading.properties, status: SensorStatus });
 
 export const failures = { 400: FailureEnvelope, 401: FailureEnvelope, 403: FailureEnvelope, 404: FailureEnvelope };

@@ -14,7 +14,7 @@ export async function settingsRoutes(fastify: FastifyInstance, options: { settin
   const { settings } = options;
   const params = GreenhouseParams;
   const response = { 200: SettingsReply, ...failures };
-  // design.md, Users and roles: operators change alert thresholds; system settings, device safety
+  // docs/decisions.md, Users and roles: operators change alert thresholds; system settings, device safety
   // settings and reset are the admin's (a sign-up must never be able to clear the pump's limits).
   const operator = { preValidation: requireWriter() };
   const admin = { preValidation: requireRole('admin') };

@@ -12,7 +12,7 @@ const DRIVER_SENSOR: Record<SensorType, SensorName> = { DHT11: 'climate', LDR: '
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /**
- * What the Simulator panel drives (design.md, Climate metrics, automation and the simulator): a grower
+ * What the Simulator panel drives (docs/decisions.md, Climate metrics, automation and the simulator): a grower
  * injects a fault or drains the tank and watches the safety rules act. Simulator mode only.
  */
 export class SimulatorControl {

@@ -18,7 +18,7 @@ export interface NewAccount {
 }
 
 /**
- * What an admin does with accounts (design.md, Users and roles): list them (pending requests first),
+ * What an admin does with accounts (docs/decisions.md, Users and roles): list them (pending requests first),
  * create one with any role, grant or change a role, delete one. The last admin can be neither demoted
  * nor deleted. A role change or a deletion revokes the account's tokens and closes its sockets at once.
  */

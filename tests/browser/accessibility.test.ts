@@ -1,4 +1,4 @@
-// Issue 17: axe-core (WCAG 2.x A/AA, injected into the page) finds no serious or critical violation on
+// Axe-core (WCAG 2.x A/AA, injected into the page) finds no serious or critical violation on
 // any screen, in both themes, at phone (390 px) and laptop (1366 px) width.
 // With SCREENSHOT_DIR set, it also saves a full-page screenshot of every screen it checks.
 import { mkdirSync } from 'node:fs';
@@ -52,7 +52,7 @@ describe('accessibility (axe-core) on every screen, both themes, both widths', (
   beforeAll(async () => {
     const http = httpClient(session.server.url);
     const token = await registerUser(http, users.light);
-    // Issue 14: a second self-registration is a viewer waiting for approval; the admin creates this
+    // A second self-registration is a viewer waiting for approval; the admin creates this
     // operator instead, so both themes are checked on the same (operator) screens as before.
     const darkToken = await registerUser(http, { ...users.dark, role: 'operator' }, token);
     await http.put('/api/auth/profile', { preferences: { theme: 'dark', alertNotifications: false, emailNotifications: false } }, darkToken);

@@ -55,7 +55,7 @@ describe('alerts', () => {
     await widget.getByText('No active alerts in your greenhouse').waitFor();
 
     // The fake tick alone decides: the real sampler's next tick would clear the alert within a second,
-    // and the heater cut-off (35 °C, issue 15) would add a second alert at 44 °C.
+    // and the heater cut-off (35 °C) would add a second alert at 44 °C.
     session.server.gateway.sampler.stop();
     session.server.gateway.settings.updateDevices({ heaterCutoffC: 60 });
     sample({ temperature: 44 }); // default high threshold 35 °C: 9 °C past is CRITICAL

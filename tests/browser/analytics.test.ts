@@ -56,7 +56,7 @@ describe('analytics screen', () => {
     } else {
       const performance = page.getByTestId('device-performance');
       for (const t of byType) {
-        // Issue 17: friendly names ('LED grow light') instead of codes ('LED_LIGHT').
+        // Friendly names ('LED grow light') instead of codes ('LED_LIGHT').
         const item = performance.locator('li').filter({ hasText: deviceTypeName(t._id) });
         await item.getByText(`Total: ${t.totalDevices}`).waitFor();
         await item.getByText(`Active: ${t.activeDevices}`).waitFor();

@@ -1,5 +1,5 @@
 // Sign up, sign in, wrong password, logout, redirects and the password toggle, through the real UI
-// against the real gateway (spec sections 2, 4 and 8 texts).
+// against the real gateway (the texts of docs/product.md §2, §4, §8).
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { fillSignIn, signInViaUi, signUpViaUi, toasts, useBrowserSession } from './harness.ts';
@@ -31,7 +31,7 @@ describe('sign-in and sign-up', () => {
     await toasts(page).filter({ hasText: `Welcome, ${admin.username}!` }).waitFor();
     const header = page.locator('header');
     await header.getByText(admin.username).waitFor();
-    // design.md: the first account ever created becomes admin, whatever role it asked for.
+    // docs/decisions.md: the first account ever created becomes admin, whatever role it asked for.
     await header.getByText('admin', { exact: true }).waitFor();
     await page.getByText('Greenhouse Dashboard').first().waitFor();
     await page.getByText('Real-time monitoring and control').waitFor();
@@ -100,7 +100,7 @@ describe('sign-in and sign-up', () => {
     await page.getByRole('button', { name: "Don't have an account? Sign up" }).click();
     expect(await page.getByLabel('Email').getAttribute('type')).toBe('email');
     expect(await page.getByLabel('Role').inputValue()).toBe('operator');
-    // Issue 17: no Admin on offer (the gateway refuses it; design.md, Users and roles).
+    // No Admin on offer (the gateway refuses it; docs/decisions.md, Users and roles).
     expect(await page.getByLabel('Role').locator('option').allTextContents()).toEqual(['Operator', 'Viewer']);
     await page.getByRole('button', { name: 'Already have an account? Sign in' }).click();
     await page.getByRole('button', { name: 'Sign In' }).waitFor();

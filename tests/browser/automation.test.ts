@@ -1,4 +1,4 @@
-// Issue 15 in the dashboard: the Simulator tab (admins, simulator mode) injects a fault and drains the
+// In the dashboard: the Simulator tab (admins, simulator mode) injects a fault and drains the
 // tank beside the model's true values; the Device Safety tab sets the heater cut-off; the Automation
 // Settings dialog states each rule, sets a schedule and the sensor-loss action, and previews the rules;
 // Overview and Sensors show VPD with its DHT11 uncertainty and the estimated light integral.

@@ -69,7 +69,7 @@ export async function startGatewayForBrowser(options: GatewayForBrowserOptions =
   };
 }
 
-/** Flags from design.md "Toolchain facts": root needs --no-sandbox; the rest keep Chromium off the network. */
+/** Flags from docs/decisions.md "Toolchain facts": root needs --no-sandbox; the rest keep Chromium off the network. */
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',

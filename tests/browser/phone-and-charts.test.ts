@@ -1,4 +1,4 @@
-// Issue 17: the phone first (390 x 844), charts that stay legible at every range and width, the °C/°F
+// The phone first (390 x 844), charts that stay legible at every range and width, the °C/°F
 // preference, human error messages, and the installable app's manifest and icons.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';

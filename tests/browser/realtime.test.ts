@@ -37,7 +37,7 @@ describe('realtime link', () => {
     await page.getByText('System Disconnected').waitFor();
     await page.getByText('Check your connection').waitFor();
 
-    // Reconnection delay is 2 s (spec section 9); coming back after an outage is said (issue 17).
+    // Reconnection delay is 2 s (docs/product.md §9); coming back after an outage is said.
     await indicator(page, 'Connected').waitFor();
     await toasts(page).filter({ hasText: 'Connected to greenhouse system' }).waitFor();
     expect(sockets.length).toBe(2);

@@ -25,7 +25,7 @@ describe('dashboard shell', () => {
     await page.getByTestId('connection-status').getByText('Connected', { exact: true }).waitFor();
     await page.getByText('System Connected').waitFor();
     await page.getByText('Real-time data updates active').waitFor();
-    // Issue 17: 'Connected to greenhouse system' is news only after an outage (realtime.test.ts), not on every load.
+    // 'Connected to greenhouse system' is news only after an outage (realtime.test.ts), not on every load.
     await page.waitForTimeout(300);
     expect(await toasts(page).filter({ hasText: 'Connected to greenhouse system' }).count()).toBe(0);
   });

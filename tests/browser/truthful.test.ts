@@ -1,4 +1,4 @@
-// Issue 17: the dashboard tells the truth. The real gateway is stopped under an open dashboard and
+// The dashboard tells the truth. The real gateway is stopped under an open dashboard and
 // started again on the same port and data; maintenance mode and Turn Off All are driven for real.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';

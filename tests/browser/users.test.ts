@@ -1,4 +1,4 @@
-// Settings > Users (issue 14), as an admin does it, against the real gateway; what an operator and a
+// Settings > Users, as an admin does it, against the real gateway; what an operator and a
 // pending account see instead; and the dashboard loading under the gateway's Content-Security-Policy.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';

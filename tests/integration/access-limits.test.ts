@@ -7,7 +7,7 @@ import { signWithGatewaySecret } from '../support/tokens.ts';
 import { setupCodeOf } from '../support/setup-code.ts';
 import { TestSocket } from '../support/ws.ts';
 
-/** Issue 14: the caps, timeouts, headers and session limits, tried over real HTTP and websockets. */
+/** The caps, timeouts, headers and session limits, tried over real HTTP and websockets. */
 const DAY_S = 24 * 3600;
 const nowS = () => Math.floor(Date.now() / 1000);
 
@@ -31,7 +31,7 @@ describe('one gateway under attack', () => {
 
   it('30 sockets on one token: 20 are served, the other 10 are closed with 4429; others still connect', async () => {
     // With the token on the upgrade (a script, not a browser): 30 unauthenticated sockets from one
-    // address would meet the anonymous cap first (access-round-two.test.ts).
+    // address would meet the anonymous cap first (access-first-run-sessions.test.ts).
     const opened = Array.from({ length: 30 }, () => new TestSocket(gw.url, { authorization: `Bearer ${viewer}` }));
     sockets.push(...opened);
     await Promise.all(opened.map((s) => s.until(() => (s.messages.some((m) => m.event === 'authenticated') || s.closeCode !== null ? true : undefined), 8000, 'answer')));
@@ -139,7 +139,7 @@ describe('the total socket cap', () => {
   it('closes sockets beyond the gateway total with 1013, whoever opens them', async () => {
     gw = await startTestGateway({ limits: { websocketsPerAccount: 20, websocketsTotal: 4, anonymousWebsocketsPerAddress: 4, headersTimeoutMs: 10000, keepAliveTimeoutMs: 5000, connectionsTotal: 1000, connectionsPerAddress: 64, maxDevices: 100 } });
     const token = await registerUser(httpClient(gw.url), { username: 'boss' });
-    // One after another: unauthenticated sockets have a smaller cap of their own (access-round-two.test.ts).
+    // One after another: unauthenticated sockets have a smaller cap of their own (access-first-run-sessions.test.ts).
     const opened: TestSocket[] = [];
     for (let i = 0; i < 4; i++) {
       opened.push(new TestSocket(gw.url));

@@ -11,7 +11,7 @@ import { httpClient, registerUser } from '../support/http.ts';
 import { GATEWAY_CREDENTIALS, startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
 
 /**
- * Access, round two, on MQTT: an attacker with a client on the gateway's broker (anonymous, as a
+ * Access on MQTT: an attacker with a client on the gateway's broker (anonymous, as a
  * default Mosquitto lets anyone in) tries to switch the heater, to hijack the fan's Home Assistant
  * switch, to knock the gateway off with its own client id, and a database with ids that are MQTT
  * wildcards. Real Mosquitto, real gateway.

@@ -8,7 +8,7 @@ import { TestSocket } from '../support/ws.ts';
 import { WS_CLOSE_FORBIDDEN } from '../../server/contract/realtime.ts';
 
 /**
- * Issue 14, as an attacker on the LAN tries it over real HTTP: every route that changes something,
+ * As an attacker on the LAN tries it over real HTTP: every route that changes something,
  * called by a viewer, by a self-registered account that only asked for a role, and (for the admin's
  * routes) by an operator; then a typo on every body. Each refusal must change nothing stored.
  */
@@ -24,9 +24,9 @@ const SELF_SERVICE = new Set([
   'PUT /api/auth/password',
   'POST /api/auth/change-password',
 ]);
-/** POSTs that change nothing (design.md: the rule preview replays history, touching nothing): open to every account. */
+/** POSTs that change nothing (docs/decisions.md: the rule preview replays history, touching nothing): open to every account. */
 const READ_ONLY_POSTS = new Set(['POST /api/devices/:greenhouseId|:deviceId/automation/preview']);
-/** Routes only an admin may call (design.md, Users and roles); the rest of the mutating ones need an operator. */
+/** Routes only an admin may call (docs/decisions.md, Users and roles); the rest of the mutating ones need an operator. */
 const ADMIN_ONLY = [/^\/api\/users/, /^\/api\/settings\/:greenhouseId\/(system|devices|reset)$/, /^\/api\/simulator/];
 
 let gw: TestGateway;
@@ -78,7 +78,7 @@ describe('who may change what', () => {
       for (const route of mutating) {
         const before = databaseChecksum(gw);
         const res = await http.request(route.method, fill(route.url), { token, ...(route.method === 'DELETE' ? {} : { body: {} }) });
-        // A pending account may not even preview (access-round-two.test.ts): everything is 403 to it.
+        // A pending account may not even preview (access-first-run-sessions.test.ts): everything is 403 to it.
         if (who === 'viewer' && READ_ONLY_POSTS.has(`${route.method} ${route.url}`)) {
           expect(res.status, `${route.method} ${route.url}`).toBeLessThan(500);
         } else {

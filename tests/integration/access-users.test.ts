@@ -6,7 +6,7 @@ import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { setupCodeOf } from '../support/setup-code.ts';
 import { TestSocket } from '../support/ws.ts';
 
-/** Issue 14: registration by approval, the admin's users API, the last admin, revocation with sockets. */
+/** Registration by approval, the admin's users API, the last admin, revocation with sockets. */
 const signUp = (http: HttpClient, username: string, role?: string) =>
   http.post('/api/auth/register', { username, email: `${username}@example.com`, password: 'correct-horse-1', ...(role ? { role } : {}) });
 

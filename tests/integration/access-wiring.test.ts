@@ -8,7 +8,7 @@ import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 
 /**
- * Issue 14: "a pump's relay can be unbound and bound to a new device typed FAN: switched on, no
+ * "a pump's relay can be unbound and bound to a new device typed FAN: switched on, no
  * maximum run time and no dry-run lockout apply". An output now drives only its wired type, and
  * safety follows the wiring even if a device row says otherwise.
  */

@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => gateway?.dispose());
 
-// Issue 17: the gateway's local time with its offset, and values rounded as the dashboard shows them.
+// The gateway's local time with its offset, and values rounded as the dashboard shows them.
 const iso = (ms: number) => localIsoTimestamp(ms);
 
 describe('GET /api/analytics/export/:greenhouseId', () => {
@@ -98,7 +98,7 @@ describe('GET /api/analytics/export/:greenhouseId', () => {
   });
 
   it('refuses a third concurrent download with 429, and frees the slot when one is abandoned', async () => {
-    // One slot per account (access-round-two-limits.test.ts): two accounts hold the two slots here.
+    // One slot per account (access-caps-and-names.test.ts): two accounts hold the two slots here.
     // Far more than loopback socket buffers hold, so an unread download really stays open.
     seedReadings(gateway.database.sqlite, Array.from({ length: 300_000 }, (_, i) => ({ takenAtMs: nowMs - 10 * HOUR_MS + i, temperatureC: 20 })));
     // node:http without an agent: undici opens a spare keep-alive connection after an abort, which then

@@ -27,7 +27,7 @@ describe('register', () => {
     expect(me.body.data).not.toHaveProperty('passwordHash');
   });
 
-  // Issue 14: registration is by approval by default: a self-registered account is a viewer that asks
+  // Registration is by approval by default: a self-registered account is a viewer that asks
   // for a role (operator by default) until an admin grants it.
   it('registers a viewer asking for operator by default and answers token and user', async () => {
     const res = await http.post('/api/auth/register', { username: 'bob', email: 'bob@example.com', password: 'correct-horse-1' });
@@ -200,7 +200,7 @@ describe('tokens', () => {
 });
 
 describe('profile and password', () => {
-  // Issue 14: bodies are strict, so a username in a profile body is refused (400 naming it) instead of
+  // Bodies are strict, so a username in a profile body is refused (400 naming it) instead of
   // being ignored; the profile is unchanged, and the same body without it is accepted.
   it('updates email and preferences, and refuses a username change naming the field', async () => {
     const token = await registerUser(http, { username: 'pat' }, adminToken);

@@ -6,7 +6,7 @@ import { hardwareWith, fakeSensors } from '../support/fake-sensors.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 
 /*
- * Issue 15 over HTTP against the real gateway and the simulator at a ManualClock: the sensor-loss
+ * Over HTTP against the real gateway and the simulator at a ManualClock: the sensor-loss
  * fail-safe, the heater cut-off, schedules, VPD and dew point, the light integral, the rule preview and
  * the simulator API, with their bad inputs.
  */
@@ -70,7 +70,7 @@ describe('automation settings on the device', () => {
 });
 
 describe('VPD and dew point', () => {
-  it('every DHT11 reading carries vpdKpa and dewPointC from the formulas of design.md', async () => {
+  it('every DHT11 reading carries vpdKpa and dewPointC from the formulas of docs/decisions.md', async () => {
     const latest = (await http.get('/api/sensors/latest/default', viewer)).body.data;
     const dht = latest.find((r: any) => r.sensorType === 'DHT11');
     expect(dht.vpdKpa).toBeCloseTo(vpdKpa(dht.temperature, dht.humidity), 2);

@@ -240,7 +240,7 @@ describe('quick actions', () => {
     const autoBefore = (await list()).filter((d) => d.autoMode).length;
     const result = await http.post(`/api/devices/actions/turn-off-all/${GH}`, undefined, admin);
     // Devices in auto mode since the tests above (heater-1 at least): their rules must not switch them
-    // back on (issue 17), so auto mode goes off too.
+    // back on, so auto mode goes off too.
     expect(autoBefore).toBeGreaterThan(0);
     expect(result.body.data).toEqual({ devicesTurnedOff: 2, autoModeDisabled: autoBefore });
     expect(result.body.message).toBe(`2 device(s) turned off; auto mode switched off on ${autoBefore}`);

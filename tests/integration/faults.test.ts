@@ -5,7 +5,7 @@ import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 
 /**
  * The simulator's injected faults, end to end through the real gateway (sampler, alerts, safety) over
- * HTTP: each produces the alert and the safe behaviour of design.md, and the gateway keeps serving.
+ * HTTP: each produces the alert and the safe behaviour of docs/decisions.md, and the gateway keeps serving.
  * Time is a ManualClock, so many sampling intervals pass without sleeping.
  */
 const INTERVAL_S = 5;

@@ -7,7 +7,7 @@ import { databaseChecksum } from '../support/db-checksum.ts';
 import { listRoutes, type RouteInfo } from '../support/routes.ts';
 
 /**
- * Property-based fuzz of every route over real HTTP (the users API of issue 14 included): random
+ * Property-based fuzz of every route over real HTTP (the users API included): random
  * params, query strings and bodies, mostly signed in as admin (so validation, not auth, is what
  * answers), sometimes as a viewer, with no token or with garbage. Never a 5xx, the process keeps serving, and a
  * refused request (4xx) leaves every table exactly as it was. The clock is manual, so no sampling tick
@@ -24,7 +24,7 @@ const FIELDS = [
   'lightIntensity', 'waterLevel', 'min', 'max', 'updateInterval', 'dataRetentionDays', 'maintenanceMode',
   'autoBackup', 'notifications', 'email', 'resolution', 'actionTaken', 'powerW', 'automationRules',
   'value', 'duration', 'durationMinutes', 'hours', 'sensorType', 'severity', 'position', 'enabled', 'rules',
-  // Issue 14: the users API and the keys an attacker tries on it.
+  // The users API and the keys an attacker tries on it.
   'requestedRole', 'isAdmin', 'tokenVersion', 'passwordHash', 'type',
 ];
 const QUERY_KEYS = ['hours', 'sensorType', 'status', 'severity', 'limit', 'page', 'format', 'from', 'to', 'type', 'deviceId', 'q'];

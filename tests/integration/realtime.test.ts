@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('/ws authentication', () => {
-  it('waits 5 seconds for authentication by default (design.md)', () => {
+  it('waits 5 seconds for authentication by default (docs/decisions.md)', () => {
     expect(DEFAULT_HUB_OPTIONS.authTimeoutMs).toBe(5000);
   });
 

@@ -17,7 +17,7 @@ describe('csv', () => {
     expect(csvCell('\tcmd')).toBe("'\tcmd");
     expect(csvCell('\r=1')).toBe(`"'\r'=1"`);
   });
-  it('neutralises a formula hidden after a separator inside the text (issue 14: ;-separated payloads)', () => {
+  it('neutralises a formula hidden after a separator inside the text (;-separated payloads)', () => {
     // A spreadsheet that splits on ';' (or tabs, or '|') would make each of these a formula cell.
     for (const payload of ['ok;=HYPERLINK("http://x")', 'ok; =1+1', 'ok,+cmd', 'ok\t-2+3', 'ok|@SUM(A1)', 'a;;=1', 'a;\t=1']) {
       const cell = csvCell(payload);

@@ -1,4 +1,4 @@
-// Providers and top-level routes (spec section 2):
+// Providers and top-level routes (docs/product.md §2):
 //   /login        sign in / sign up; redirects to /dashboard when signed in
 //   /dashboard/*  the shell with its screens; redirects to /login when signed out
 //   /             to /dashboard or /login;  anything else -> /

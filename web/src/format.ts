@@ -1,4 +1,4 @@
-// Display formatting shared by every screen (spec section 9): one decimal, light as an integer,
+// Display formatting shared by every screen (docs/product.md §9): one decimal, light as an integer,
 // '---' for a missing value, relative times ('5 minutes ago') and full timestamps.
 
 export const MISSING = '---';

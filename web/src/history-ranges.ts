@@ -1,5 +1,5 @@
 /**
- * The history ranges of the Sensors and Analytics screens: spec section 2's five, then 30 days and a
+ * The history ranges of the Sensors and Analytics screens: docs/product.md §2's five, then 30 days and a
  * year, which the server answers from its hourly rollups as cheaply as a day (default 24).
  */
 export const HISTORY_RANGES = [

@@ -1,4 +1,4 @@
-// Friendly names for the codes the gateway uses (issue 17: a grower reads "Soil moisture probe",
+// Friendly names for the codes the gateway uses (a grower reads "Soil moisture probe",
 // not SOIL_MOISTURE). The codes stay in the wire contract; only the screen text changes.
 import type { DeviceType } from '../../server/contract/device.ts';
 import type { SensorType } from '../../server/contract/reading.ts';

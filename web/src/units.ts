@@ -1,4 +1,4 @@
-// The °C/°F display preference (issue 17). The gateway stores and sends Celsius; this only changes
+// The °C/°F display preference. The gateway stores and sends Celsius; this only changes
 // what the screens show. Kept in this browser's localStorage: it is a display choice of this phone,
 // and the server's preferences schema is strict.
 //   const unit = useTemperatureUnit();  formatTemperature(21.5, unit) -> '70.7'

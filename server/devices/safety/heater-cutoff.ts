@@ -16,7 +16,7 @@ export interface HeaterCutoffDeps {
 }
 
 /**
- * Heater cut-off (design.md, Safety beyond the rules): above deviceSettings.heaterCutoffC safety
+ * Heater cut-off (docs/decisions.md, Safety beyond the rules): above deviceSettings.heaterCutoffC safety
  * switches every heater off; its lock (./locks.ts) refuses to switch one on, for users and rules alike. It releases once
  * the air is back below the cut-off by the temperature deadband, so a reading hovering at the limit
  * does not flap it. A stale temperature never acts (no automatic action on stale data) but keeps an

@@ -16,7 +16,7 @@ describe('appliance logger', () => {
     app.log.info({ req: { headers: { authorization: 'Bearer eyJsecret' } } }, 'request');
     app.log.info({ body: { username: 'ann', password: 'hunter22', newPassword: 'n3w-pass', currentPassword: 'old-pass' } }, 'body');
     app.log.info({ config: { smtp: { host: 'mail', pass: 'smtp-secret' } }, token: 'tok-secret' }, 'config');
-    // Issue 14: the MQTT password too, and an error that carries the config it failed on.
+    // The MQTT password too, and an error that carries the config it failed on.
     app.log.info({ mqtt: { url: 'mqtt://broker', password: 'mqtt-secret' } }, 'mqtt');
     app.log.error({ err: { message: 'connect failed', config: { mqtt: { password: 'mqtt-secret-2' } } } }, 'mqtt error');
     await app.close();

@@ -2,7 +2,7 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 /*
- * The layer boundaries of design.md are enforced by eslint.config.js; these cases prove the rules bite
+ * The layer boundaries of docs/decisions.md are enforced by eslint.config.js; these cases prove the rules bite
  * (a rule that matches nothing would pass `npm run lint` for ever).
  */
 const eslint = new ESLint({ cwd: process.cwd() });
@@ -15,7 +15,7 @@ async function restrictedImports(filePath: string, code: string): Promise<string
 describe('import boundaries', () => {
   it('drivers/ may not import from server/ or web/', async () => {
     expect(await restrictedImports('drivers/rpi/example.ts', "import { loadConfig } from '../../server/config/load.ts';\nexport const x = loadConfig;\n")).toHaveLength(1);
-    expect(await restrictedImports('drivers/rpi/example.ts', "import { delay } from '../delay.ts';\nexport const x = delay;\n")).toEqual([]);
+    expect(await restrictedImports('drivers/rpi/example.ts', "import { delay } from '../../common/delay.ts';\nexport const x = delay;\n")).toEqual([]);
   });
 
   it('web/ imports only types from server/contract', async () => {

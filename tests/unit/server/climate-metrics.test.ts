@@ -4,7 +4,7 @@ import { CONDENSATION_PERSIST_MS, evaluateCondensation } from '../../../server/a
 import { climateMetrics, dewPointC, vpdKpa } from '../../../server/sensors/climate-metrics.ts';
 import { dailyLightIntegral, LIGHT_BUCKET_MS, windowStartMs } from '../../../server/sensors/light-integral.ts';
 
-describe('VPD and dew point (Magnus, design.md constants)', () => {
+describe('VPD and dew point (Magnus, docs/decisions.md constants)', () => {
   it('matches values worked by hand', () => {
     // es(20 °C) = 0.61094·exp(17.625·20/263.04) = 0.61094·exp(1.34010) = 2.3334 kPa.
     expect(vpdKpa(20, 0)).toBeCloseTo(2.3334, 3);

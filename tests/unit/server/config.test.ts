@@ -67,7 +67,7 @@ describe('loadConfig', () => {
     expect(problems).toContain('outputs.1.device.deviceId: "p" is already used by outputs.0');
   });
 
-  // Issue 14: a bad config printed the SMTP password.
+  // A bad config printed the SMTP password.
   it('never prints a password, whatever is wrong around it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
     const file = join(dir, 'config.json');

@@ -1,4 +1,4 @@
-// Analytics-screen data. Query functions throw: a failed load is logged centrally (spec section 8) and
+// Analytics-screen data. Query functions throw: a failed load is logged centrally (docs/product.md §8) and
 // the screen shows the last data it had, marked, or "unreachable" — never a failure as "no data".
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { HourlyBucket, SensorStats } from '../../../server/contract/reading.ts';

@@ -1,4 +1,4 @@
-// Issue 15's calls: the rule preview, the estimated daily light integral, the hardware mode and the
+// calls: the rule preview, the estimated daily light integral, the hardware mode and the
 // simulator's control API. Kept apart from the shared data layer so each screen imports only these.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';

@@ -1,5 +1,5 @@
 // The one fetch wrapper every screen uses: same origin, bearer token, 30 s timeout, JSON envelope.
-// Error texts follow spec section 8; a 401 on an authenticated call signs the user out (spec section 2).
+// Error texts follow docs/product.md §8; a 401 on an authenticated call signs the user out (docs/product.md §2).
 //
 //   const devices = await api.get<Device[]>('/api/devices/greenhouse-001');   // resolves to `data`
 //   await api.post('/api/devices', body);  api.put(...);  api.del(...);
@@ -12,7 +12,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export const SERVER_ERROR = 'Server error occurred';
 export const NETWORK_ERROR = 'Network error - Please check your internet connection and try again';
 
-/** The JSON envelope of every answer (design.md, Contract). */
+/** The JSON envelope of every answer (docs/decisions.md, Contract). */
 export interface Envelope<T> {
   success: boolean;
   data: T;
@@ -117,7 +117,7 @@ export const api = {
 
 /**
  * The text to show for a failed action: the server's message, the network text when nothing answered,
- * else the screen's default (spec section 8: 'Login failed', 'Failed to control device', ...).
+ * else the screen's default (docs/product.md §8: 'Login failed', 'Failed to control device', ...).
  */
 export function errorMessage(err: unknown, fallback: string): string {
   if (err instanceof ApiError) return err.serverMessage ?? (err.status === 0 ? err.message : fallback);

@@ -1,4 +1,4 @@
-// Which greenhouse the dashboard shows: the signed-in user's first greenhouseAccess entry (design.md:
+// Which greenhouse the dashboard shows: the signed-in user's first greenhouseAccess entry (docs/decisions.md:
 // every user gets the gateway's configured id there), so a gateway configured with another id works.
 //   const greenhouseId = useGreenhouseId();
 import type { PublicUser } from '../../../server/contract/user.ts';

@@ -1,4 +1,4 @@
-// Validation failures in words a grower uses (issue 17: "Invalid body: password must NOT have fewer
+// Validation failures in words a grower uses ("Invalid body: password must NOT have fewer
 // than 8 characters" and a raw regex for usernames were shown as they came). The gateway's 400 answers
 // carry `errors: [{ field, message }]` with ajv's wording; this maps the first one to a sentence.
 

@@ -1,11 +1,11 @@
 // TanStack Query hooks for the data the shell loads and every screen reuses: one hook per resource.
-// Polling: every 15 s, and only when the last fetch is older than 15 s (spec sections 4 and 9) —
+// Polling: every 15 s, and only when the last fetch is older than 15 s (docs/product.md §4, §9) —
 // staleTime = refetchInterval = 15 s does exactly that. Realtime events invalidate these keys
 // (realtime/event-effects.ts), so screens stay live between polls.
 //
-// Query functions THROW on failure (issue 17): TanStack Query then keeps the last good data, sets
+// Query functions THROW on failure: TanStack Query then keeps the last good data, sets
 // `isError`, and screens say "unreachable" or "stale" instead of rendering a failure as empty data.
-// Failures are logged once, centrally (spec section 8), by the QueryCache below.
+// Failures are logged once, centrally (docs/product.md §8), by the QueryCache below.
 import { MutationCache, QueryCache, QueryClient, useQuery } from '@tanstack/react-query';
 import type { Alert } from '../../../server/contract/alert.ts';
 import type { Device } from '../../../server/contract/device.ts';

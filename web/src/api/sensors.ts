@@ -16,8 +16,8 @@ export function useAlertThresholds(): AlertThresholds | undefined {
 export const historyKey = (greenhouseId: string, hours: number, filter: SensorFilter) => ['history', greenhouseId, hours, filter] as const;
 
 /**
- * History for the chart. Loads on first display and whenever `hours` or `filter` changes (spec section 4);
- * while a new range loads, and after a failed load, the chart keeps what it showed (spec section 8),
+ * History for the chart. Loads on first display and whenever `hours` or `filter` changes (docs/product.md §4);
+ * while a new range loads, and after a failed load, the chart keeps what it showed (docs/product.md §8),
  * and `isError` lets the screen say the data is not current.
  */
 export function useSensorHistory(hours: number, filter: SensorFilter) {

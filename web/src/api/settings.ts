@@ -34,7 +34,7 @@ export function useGreenhouseSettings() {
   return useSettings(useGreenhouseId());
 }
 
-/** Maintenance mode refuses every control except switching off (design.md); undefined while unknown. */
+/** Maintenance mode refuses every control except switching off (docs/decisions.md); undefined while unknown. */
 export function useMaintenanceMode(): boolean | undefined {
   return useGreenhouseSettings().data?.systemSettings.maintenanceMode;
 }

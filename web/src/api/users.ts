@@ -1,4 +1,4 @@
-// The admin's users API (design.md, Users and roles): list (pending requests first), create, change
+// The admin's users API (docs/decisions.md, Users and roles): list (pending requests first), create, change
 // a role (granting a request clears it), delete.
 //   const { data: users } = useUsers();  const { changeRole } = useUserActions();  await changeRole('ann', 'operator');
 import { useQuery, useQueryClient } from '@tanstack/react-query';

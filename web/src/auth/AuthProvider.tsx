@@ -1,4 +1,4 @@
-// Session state for the whole dashboard (spec section 4): who is signed in, and the calls that change it.
+// Session state for the whole dashboard (docs/product.md §4): who is signed in, and the calls that change it.
 //   const { user, status, login, register, logout, refresh, updateUser } = useAuth();
 // status is 'loading' until the startup profile check (GET /api/auth/me) settles.
 // Toast texts and default errors are the spec's (section 8). Also applies the user's theme to <html>.
@@ -86,7 +86,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         console.error('Profile check failed:', err);
         // No answer at all (gateway restarting, page unloading mid-request) proves nothing about the
         // token: keep the stored session rather than sign the user out. Any answer that refuses it
-        // (spec section 4: a failed profile check) clears it.
+        // (docs/product.md §4: a failed profile check) clears it.
         const stored = getStoredUser();
         if (err instanceof ApiError && err.status === 0 && stored) {
           setUser(stored);
@@ -167,7 +167,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setUser(next);
   }, []);
 
-  // Dark theme from the user's preferences (spec section 3); signed-out screens use light.
+  // Dark theme from the user's preferences (docs/product.md §3); signed-out screens use light.
   const theme = user?.preferences?.theme === 'dark' ? 'dark' : 'light';
   useEffect(() => {
     document.documentElement.dataset.theme = theme;

@@ -1,4 +1,4 @@
-// Who may change things (design.md, "Users and roles"): viewers are read-only; operators also control
+// Who may change things (docs/decisions.md, "Users and roles"): viewers are read-only; operators also control
 // devices, automation, alerts and alert thresholds; admins also change system and device-safety
 // settings, reset settings and manage users. Screens disable what a role may not do and say why; the
 // server enforces the same rules with 403, this only keeps the UI honest.

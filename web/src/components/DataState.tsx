@@ -1,4 +1,4 @@
-// Truthful data states (issue 17): a failed load is never shown as empty data.
+// Truthful data states: a failed load is never shown as empty data.
 //   <QueryGate query={devicesQuery} what="devices">...the list or its real empty state...</QueryGate>
 //   <StaleNote query={devicesQuery} />   // "Last updated 14:03 (5 minutes ago)" while loads fail
 import type { ReactNode } from 'react';

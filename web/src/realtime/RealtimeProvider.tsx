@@ -40,7 +40,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     const client = new SocketClient(token, greenhouseId, {
       onConnectedChange: setConnected,
       onJoined: (afterOutage) => {
-        // Say so when the link comes back; a normal page load is not news (issue 17).
+        // Say so when the link comes back; a normal page load is not news.
         if (afterOutage) toast.success('Connected to greenhouse system');
         refreshShellData(queryClient);
       },

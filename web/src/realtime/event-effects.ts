@@ -1,4 +1,4 @@
-// What realtime events do to the shared query cache (spec section 4: data refreshes on control events).
+// What realtime events do to the shared query cache (docs/product.md §4: data refreshes on control events).
 // Called once per animation-frame batch, so a burst of events costs one invalidation per key.
 import type { QueryClient } from '@tanstack/react-query';
 import type { Reading } from '../../../server/contract/reading.ts';
@@ -40,7 +40,7 @@ export function applyRealtimeBatch(queryClient: QueryClient, batch: readonly Ser
   }
 }
 
-/** On (re)joining the greenhouse: fetch everything the shell shows (spec section 4). */
+/** On (re)joining the greenhouse: fetch everything the shell shows (docs/product.md §4). */
 export function refreshShellData(queryClient: QueryClient): void {
   for (const key of Object.values(queryKeys)) void queryClient.invalidateQueries({ queryKey: key });
 }

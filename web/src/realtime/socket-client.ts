@@ -1,9 +1,9 @@
 // The websocket link to the gateway, without React: connect, authenticate, join the greenhouse,
 // reconnect, and hand incoming events over in one batch per animation frame.
-// Protocol (design.md, Realtime): JSON { event, data } both ways; first message `authenticate`,
+// Protocol (docs/decisions.md, Realtime): JSON { event, data } both ways; first message `authenticate`,
 // then `join-greenhouse`; the server closes with 4401 on missing, bad or expired tokens.
 // Time-out 20 s and a first reconnection delay of 2 s are the spec's (section 9). Unlike the spec's
-// 5 attempts, the link retries for ever (issue 17: after a gateway restart it must come back without a
+// 5 attempts, the link retries for ever (after a gateway restart it must come back without a
 // reload), backing off to at most 30 s, and at once when the page regains focus or the network.
 import type { ClientEvents, ServerEvents, ServerMessage } from '../../../server/contract/realtime.ts';
 

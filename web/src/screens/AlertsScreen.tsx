@@ -1,4 +1,4 @@
-// Alert System screen (spec section 2): export, stats, current active alerts (10), history with
+// Alert System screen (docs/product.md §2): export, stats, current active alerts (10), history with
 // filters, and the read-only alert configuration.
 import { useState } from 'react';
 import { Download } from 'lucide-react';

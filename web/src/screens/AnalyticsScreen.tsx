@@ -1,4 +1,4 @@
-// Analytics Dashboard (spec section 2, "Analytics"): averages, trends, device distribution, hourly
+// Analytics Dashboard (docs/product.md §2, "Analytics"): averages, trends, device distribution, hourly
 // activity and per-sensor / per-device performance for a chosen range, plus the CSV report download.
 import { useState } from 'react';
 import { Download } from 'lucide-react';

@@ -1,4 +1,4 @@
-// Device Control (spec section 2, "Devices"): summary cards, devices grouped by type, quick actions,
+// Device Control (docs/product.md §2, "Devices"): summary cards, devices grouped by type, quick actions,
 // and the Add Device / Automation Settings dialogs. Viewers see the same screen without controls.
 import { StatCard } from '../components/StatCard.tsx';
 import { Activity, Bot, Cpu, Plus, Zap, type LucideIcon } from 'lucide-react';

@@ -1,4 +1,4 @@
-// Sign in / sign up on one form (spec section 2). Errors come back as toasts from AuthProvider.
+// Sign in / sign up on one form (docs/product.md §2). Errors come back as toasts from AuthProvider.
 // The demo hint (GET /api/auth/demo) shows only when the gateway runs with demo mode on.
 import { useEffect, useState, type FormEvent } from 'react';
 import { Eye, EyeOff, Leaf } from 'lucide-react';
@@ -142,7 +142,7 @@ export function LoginScreen() {
                 <option value="operator">Operator</option>
                 <option value="viewer">Viewer</option>
               </select>
-              {/* design.md: nobody gets admin by signing up (the gateway refuses it); the first account is admin. */}
+              {/* docs/decisions.md: nobody gets admin by signing up (the gateway refuses it); the first account is admin. */}
               <span className="field-hint" id="role-hint">
                 Admin accounts are created by an administrator.
               </span>

@@ -1,5 +1,5 @@
-// Overview (spec section 2, "Overview"). Each widget is its own file in ./overview/. The readings come
-// first (issue 17: on a phone the grower opens the dashboard to see them), then the link and counts.
+// Overview (docs/product.md §2, "Overview"). Each widget is its own file in ./overview/. The readings come
+// first (on a phone the grower opens the dashboard to see them), then the link and counts.
 import { ActiveAlertsWidget } from './overview/ActiveAlertsWidget.tsx';
 import { ConnectionBanner } from './overview/ConnectionBanner.tsx';
 import { ClimateMetrics } from './sensors/ClimateMetrics.tsx';

@@ -1,4 +1,4 @@
-// Sensor Monitoring (spec section 2, "Sensors"): live badge and Refresh, current readings, the
+// Sensor Monitoring (docs/product.md §2, "Sensors"): live badge and Refresh, current readings, the
 // Historical Data section (range, sensor filter, 'Environmental Trends' chart) and per-sensor details.
 import { useState } from 'react';
 import { Calendar, RefreshCw } from 'lucide-react';

@@ -1,4 +1,4 @@
-// Settings (spec section 2, "Settings"): five tabs, and Users for admins (design.md, Users and roles).
+// Settings (docs/product.md §2, "Settings"): five tabs, and Users for admins (docs/decisions.md, Users and roles).
 // Profile, notifications and password are the user's own (viewers too); thresholds are disabled for
 // viewers, system settings and Reset All for everyone but admins, each saying why.
 import { useEffect, useState } from 'react';

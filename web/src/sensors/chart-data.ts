@@ -23,7 +23,7 @@ export interface ChartData {
 }
 
 export function buildChartData(readings: readonly Reading[]): ChartData {
-  // A line only for a field that some reading has (spec section 9).
+  // A line only for a field that some reading has (docs/product.md §9).
   const series = CHART_SERIES.filter((s) => readings.some((r) => typeof r[s.field] === 'number'));
   const rows = new Map<number, Map<string, number | null>>();
   // Keys `min:<field>` and `max:<field>` in the same rows: the band follows its line, gaps included.
@@ -65,7 +65,7 @@ export function buildChartData(readings: readonly Reading[]): ChartData {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** Axis labels (spec section 9): hour:minute up to 24 h, month/day hour:minute up to 168 h, else month/day. */
+/** Axis labels (docs/product.md §9): hour:minute up to 24 h, month/day hour:minute up to 168 h, else month/day. */
 export function axisLabel(epochSeconds: number, rangeHours: number): string {
   const d = new Date(epochSeconds * 1000);
   const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;

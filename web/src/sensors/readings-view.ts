@@ -22,7 +22,7 @@ export interface CardSpec {
   unit: string;
 }
 
-/** The four current-reading cards of spec section 2, plus the water tank (the gateway measures it). */
+/** The four current-reading cards of docs/product.md §2, plus the water tank (the gateway measures it). */
 export const READING_CARDS: readonly CardSpec[] = [
   { key: 'temperature', label: 'Temperature', sensorType: 'DHT11', field: 'temperature', unit: '°C' },
   { key: 'humidity', label: 'Humidity', sensorType: 'DHT11', field: 'humidity', unit: '%' },
@@ -31,7 +31,7 @@ export const READING_CARDS: readonly CardSpec[] = [
 ];
 export const WATER_CARD: CardSpec = { key: 'water', label: 'Water Level', sensorType: 'WATER_LEVEL', field: 'waterLevel', unit: 'cm' };
 
-/** One decimal; light as a whole number; '---' when missing (spec section 9). */
+/** One decimal; light as a whole number; '---' when missing (docs/product.md §9). */
 export function formatField(field: ReadingField, value: number | undefined | null): string {
   return field === 'lightIntensity' ? formatLight(value) : formatOneDecimal(value);
 }

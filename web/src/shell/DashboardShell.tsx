@@ -1,6 +1,6 @@
 // The signed-in frame: sidebar, header, pull-to-refresh and the screen area.
 // On entry it loads the shared data (latest readings, devices, active alerts) and shows
-// 'Loading greenhouse data...' until the first load settles (spec section 2).
+// 'Loading greenhouse data...' until the first load settles (docs/product.md §2).
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';

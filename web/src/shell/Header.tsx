@@ -1,4 +1,4 @@
-// Top bar (spec section 2): title, connection indicator, urgent-alert bell, user, logout.
+// Top bar (docs/product.md §2): title, connection indicator, urgent-alert bell, user, logout.
 import { Link } from 'react-router';
 import { Bell, LogOut, Menu, UserPlus, Wifi, WifiOff } from 'lucide-react';
 import { countUrgentAlerts, useActiveAlerts } from '../api/queries.ts';

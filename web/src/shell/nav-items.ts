@@ -1,4 +1,4 @@
-// Sidebar entries (spec section 2). A new screen: add its route in DashboardRoutes.tsx and its link here.
+// Sidebar entries (docs/product.md §2). A new screen: add its route in DashboardRoutes.tsx and its link here.
 import { Activity, BarChart3, Bell, LayoutDashboard, Power, Settings, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {

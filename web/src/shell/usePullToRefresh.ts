@@ -1,4 +1,4 @@
-// Pull-to-refresh for touch screens (spec sections 2 and 9): at the top of the page, a downward drag
+// Pull-to-refresh for touch screens (docs/product.md §2, §9): at the top of the page, a downward drag
 // shows a hint after 50 px ('Pull down to refresh') and refreshes all data past 100 px ('Refreshing...').
 import { useEffect, useRef, useState } from 'react';
 

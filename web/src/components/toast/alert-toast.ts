@@ -1,4 +1,4 @@
-// How a new alert is toasted (spec section 8): CRITICAL error style 8 s, HIGH error 6 s,
+// How a new alert is toasted (docs/product.md §8): CRITICAL error style 8 s, HIGH error 6 s,
 // MEDIUM warning style 4 s, others plain 3 s. The alerts feature supplies the message text.
 import type { Severity } from '../../../../server/contract/alert.ts';
 import { toast } from './toast-store.ts';

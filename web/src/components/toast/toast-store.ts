@@ -1,5 +1,5 @@
 // A tiny toast store usable from anywhere (React components, the API layer, the realtime link).
-// `toast.success('Saved')`, `toast.error(msg, { durationMs: 8000 })`. Default 4000 ms (spec section 9).
+// `toast.success('Saved')`, `toast.error(msg, { durationMs: 8000 })`. Default 4000 ms (docs/product.md §9).
 // New-alert toasts use: CRITICAL error 8000, HIGH error 6000, MEDIUM warning 4000, others info 3000.
 
 export type ToastKind = 'success' | 'error' | 'warning' | 'info';
@@ -16,7 +16,7 @@ export interface ToastOptions {
 }
 
 export const DEFAULT_TOAST_MS = 4000;
-/** At most this many on screen; a new one pushes the oldest out (issue 17: four alert toasts covered half the Overview). */
+/** At most this many on screen; a new one pushes the oldest out (four alert toasts covered half the Overview). */
 export const MAX_VISIBLE_TOASTS = 3;
 
 type Listener = (toasts: readonly Toast[]) => void;

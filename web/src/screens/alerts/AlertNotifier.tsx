@@ -1,4 +1,4 @@
-// Toasts for realtime alert events, mounted once in the shell (spec section 8):
+// Toasts for realtime alert events, mounted once in the shell (docs/product.md §8):
 // newAlert -> severity-styled toast (CRITICAL 8 s, HIGH 6 s, MEDIUM 4 s, others 3 s);
 // alertResolved from elsewhere -> 'Alert resolved: {type}'. Only for users with in-app notifications on.
 import { useEffect } from 'react';

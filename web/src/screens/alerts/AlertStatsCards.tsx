@@ -1,4 +1,4 @@
-// Alert System stat cards: Total, Active, Resolved, Resolution Rate (spec sections 2 and 3).
+// Alert System stat cards: Total, Active, Resolved, Resolution Rate (docs/product.md §2, §3).
 import type { AlertStats } from '../../../../server/contract/alert.ts';
 import { MISSING } from '../../format.ts';
 

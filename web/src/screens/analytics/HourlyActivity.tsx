@@ -19,7 +19,7 @@ export function countsByHour(buckets: readonly HourlyBucket[]): number[] {
   return counts;
 }
 
-/** Tooltip: the count and the hour's averages (spec section 9: one decimal, light as an integer). */
+/** Tooltip: the count and the hour's averages (docs/product.md §9: one decimal, light as an integer). */
 function describeHour(hour: number, count: number, bucket: HourlyBucket | undefined): string {
   const parts = [`${hour}:00 — ${count} readings`];
   if (bucket?.avgTemperature != null) parts.push(`${formatOneDecimal(bucket.avgTemperature)}°C`);

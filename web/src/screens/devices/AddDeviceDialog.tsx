@@ -1,4 +1,4 @@
-// Add Device dialog (spec section 5, "Add device").
+// Add Device dialog (docs/product.md §5, "Add device").
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { useDeviceCommands, useFreeOutputs, type NewDevice } from '../../api/devices.ts';

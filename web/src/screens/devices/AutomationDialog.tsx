@@ -1,4 +1,4 @@
-// Automation Settings dialog (spec section 5, "Automation rules"; README "What it does"): auto mode,
+// Automation Settings dialog (docs/product.md §5, "Automation rules"; README "What it does"): auto mode,
 // the rules of the device's type as bands ("Heat below 18 °C, stop at 20 °C") in the chosen
 // temperature unit, a schedule in clock times and sun events with today's times, what to do when a
 // sensor is lost (off, hold, or a duty share of each 10-minute cycle), each rule stated plainly, and a

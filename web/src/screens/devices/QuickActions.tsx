@@ -7,7 +7,7 @@ import { useDeviceCommands } from '../../api/devices.ts';
 import { toast } from '../../components/toast/index.ts';
 import { useConfirm } from '../../components/confirm/ConfirmProvider.tsx';
 
-/** Asked before Turn Off All: it says plainly that auto mode goes off too (issue 17). */
+/** Asked before Turn Off All: it says plainly that auto mode goes off too. */
 export const TURN_OFF_ALL_CONFIRM =
   'Turn off all devices? Devices in auto mode are taken out of auto mode too, so their rules do not switch them back on. ' +
   'Use Enable Auto Mode to hand them back to their rules.';

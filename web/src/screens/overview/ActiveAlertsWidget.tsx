@@ -1,4 +1,4 @@
-// Active alerts widget (spec section 2): the Overview shows 4, the Alerts screen 10, default 5.
+// Active alerts widget (docs/product.md §2): the Overview shows 4, the Alerts screen 10, default 5.
 import { useState } from 'react';
 import { AlertTriangle, CheckCircle, CheckCircle2 } from 'lucide-react';
 import { useAlertActions } from '../../api/alerts.ts';

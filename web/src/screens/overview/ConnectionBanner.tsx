@@ -1,5 +1,5 @@
-// Connection banner (spec section 2): the realtime link state in words, and when the gateway itself
-// does not answer, since when (issue 17: an outage must never read as a quiet greenhouse).
+// Connection banner (docs/product.md §2): the realtime link state in words, and when the gateway itself
+// does not answer, since when (an outage must never read as a quiet greenhouse).
 import { Wifi, WifiOff } from 'lucide-react';
 import { useReachability } from '../../api/reachability.ts';
 import { formatClock } from '../../format.ts';

@@ -1,4 +1,4 @@
-// Overview widget "Device Status" (spec section 2, Overview): the first 4 devices, compactly.
+// Overview widget "Device Status" (docs/product.md §2, Overview): the first 4 devices, compactly.
 import { useDevices } from '../../api/queries.ts';
 import { QueryGate, StaleNote } from '../../components/DataState.tsx';
 import { deviceTypeName } from '../../names.ts';

@@ -1,4 +1,4 @@
-// Overview widget "Environmental Status" (spec section 2): verdicts against the alert thresholds from
+// Overview widget "Environmental Status" (docs/product.md §2): verdicts against the alert thresholds from
 // settings (loaded on this screen); thresholds themselves are not shown. A verdict is drawn only from a
 // sensor that is online: a faulted or silent one says so instead of "Optimal".
 import type { SensorType } from '../../../../server/contract/reading.ts';

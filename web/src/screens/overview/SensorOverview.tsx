@@ -1,4 +1,4 @@
-// Overview widget "Sensor Overview" (spec section 2): the four current readings, and the water tank.
+// Overview widget "Sensor Overview" (docs/product.md §2): the four current readings, and the water tank.
 import { ReadingCards } from '../sensors/ReadingCards.tsx';
 
 export function SensorOverview() {

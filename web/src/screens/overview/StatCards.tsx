@@ -1,4 +1,4 @@
-// The Overview's four stat cards (spec section 2), counted from the shared queries.
+// The Overview's four stat cards (docs/product.md §2), counted from the shared queries.
 import { AlertTriangle, Bell, Cpu, Power, type LucideIcon } from 'lucide-react';
 import { countUrgentAlerts, useActiveAlerts, useDevices } from '../../api/queries.ts';
 import { StaleNote } from '../../components/DataState.tsx';

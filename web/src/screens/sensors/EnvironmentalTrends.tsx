@@ -1,4 +1,4 @@
-// The 'Environmental Trends' chart (spec section 9): 400 px high, 2 px lines without points, gaps not
+// The 'Environmental Trends' chart (docs/product.md §9): 400 px high, 2 px lines without points, gaps not
 // connected, one line per field that has data, light on its own right-hand scale; under each line the
 // band between the min and max of its buckets.
 import { useMemo, useRef } from 'react';

@@ -1,4 +1,4 @@
-// Current-reading cards (Overview "Sensor Overview" and the Sensors screen): four from spec section 2,
+// Current-reading cards (Overview "Sensor Overview" and the Sensors screen): four from docs/product.md §2,
 // plus the water tank level when asked. A sensor that is faulted or silent shows that instead of a
 // value (sensors/sensor-health.ts); only when the gateway itself cannot be asked does the last known
 // value stay, marked with its age.

@@ -1,4 +1,4 @@
-// Per-sensor detail cards (spec section 2): each field to one decimal with unit, Status and Last
+// Per-sensor detail cards (docs/product.md §2): each field to one decimal with unit, Status and Last
 // Reading. The Status is the sensor's health (online, stale, fault, offline: sensors/sensor-health.ts);
 // values are shown only while it is online.
 import type { SensorType } from '../../../../server/contract/reading.ts';

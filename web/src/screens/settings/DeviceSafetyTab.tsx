@@ -1,4 +1,4 @@
-// Device Safety tab: the heater cut-off (design.md, Safety beyond the rules) beside the other safety
+// Device Safety tab: the heater cut-off (docs/decisions.md, Safety beyond the rules) beside the other safety
 // limits it works with. Device safety settings are an admin's to change (PUT /api/settings/:id/devices).
 // The cut-off is shown in the chosen unit (°C/°F), remembered with the form.
 import type { FormEvent } from 'react';

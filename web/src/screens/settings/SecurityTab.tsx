@@ -34,7 +34,7 @@ export function SecurityTab() {
   }
 
   async function extendSession() {
-    // A failed refresh signs the user out (spec section 4); AuthProvider does that.
+    // A failed refresh signs the user out (docs/product.md §4); AuthProvider does that.
     if (await refresh()) toast.success('Session extended');
   }
 

@@ -1,6 +1,6 @@
 // Simulator tab (simulator mode, admins): the model's true values beside what the sensors report,
 // sensor faults to inject and the tank to drain or refill. How a grower rehearses a failure and watches
-// the safety rules act (design.md, Climate metrics, automation and the simulator).
+// the safety rules act (docs/decisions.md, Climate metrics, automation and the simulator).
 import { useState, type FormEvent } from 'react';
 import type { SensorType } from '../../../../server/contract/reading.ts';
 import type { SimulatedFault } from '../../../../server/contract/simulator.ts';

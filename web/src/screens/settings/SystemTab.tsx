@@ -37,7 +37,7 @@ export function siteFromForm(latitude: string, longitude: string): { latitude: n
 }
 
 export function SystemTab() {
-  // design.md, Users and roles: retention, interval, backup and maintenance mode are the admin's.
+  // docs/decisions.md, Users and roles: retention, interval, backup and maintenance mode are the admin's.
   const { greenhouseId: id, editable, reason, query, form, setForm, adopt } = useSettingsForm(toForm, 'admin');
   const { busy, run } = useAction();
   const [siteError, setSiteError] = useState<string | null>(null);

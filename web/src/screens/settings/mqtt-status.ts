@@ -1,4 +1,4 @@
-// The MQTT bridge line of Settings > System, from /api/health's `mqtt` (design.md, Fleet).
+// The MQTT bridge line of Settings > System, from /api/health's `mqtt` (docs/decisions.md, Fleet).
 import type { MqttStatus } from '../../../../server/contract/fleet.ts';
 
 const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });

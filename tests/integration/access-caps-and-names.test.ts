@@ -9,7 +9,7 @@ import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { seedReadings } from '../support/seed-readings.ts';
 
 /**
- * Access, round two: the smaller findings, tried as an attacker with an account would (real HTTP,
+ * Access: the smaller findings, tried as an attacker with an account would (real HTTP,
  * real SQLite): a device flood, names that show nothing, ids that break MQTT topics, one viewer
  * holding every export slot.
  */

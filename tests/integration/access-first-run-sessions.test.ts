@@ -18,7 +18,7 @@ import { setupCodeOf } from '../support/setup-code.ts';
 import { TestSocket } from '../support/ws.ts';
 
 /**
- * Access, round two, as an attacker on the same LAN tries it: over real HTTP and websockets against
+ * Access (first run, pending accounts, sessions), as an attacker on the same LAN tries it: over real HTTP and websockets against
  * the real gateway, some of it from other loopback addresses (127.0.0.x) standing in for other
  * machines.
  */

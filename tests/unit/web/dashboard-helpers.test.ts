@@ -1,4 +1,4 @@
-// Pure helpers behind issue 17's dashboard behaviour: back-off, validation messages in words, toasts
+// Pure helpers behind dashboard behaviour: back-off, validation messages in words, toasts
 // capped, reachability, chart label spacing and summary, hourly ticks, friendly names, °F.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../web/src/api/client.ts';
