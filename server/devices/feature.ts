@@ -71,7 +71,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
   control = new ControlService({ repo, outputs: hardware.outputs, settings, bus, safety, clock });
   const site = liveSite(() => settings.get().systemSettings);
   const checkSchedule = scheduleChecker(site);
-  const registry = new DeviceRegistry({ repo, control, bus, clock, checkSchedule });
+  const registry = new DeviceRegistry({ repo, control, bus, clock, checkSchedule, maxDevices: config.limits.maxDevices });
   const quickActions = new QuickActions({ repo, registry, control, settings, latestSnapshot: () => latestSnapshot, clock });
   automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site, clockSynchronised: () => ctx.clockSync.synchronised() });
   const preview = new PreviewService({ repo, settings, clock, site, checkSchedule, dbPath: ctx.database.path, greenhouseId, limits: uses.previewLimits });

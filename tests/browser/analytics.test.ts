@@ -74,7 +74,7 @@ describe('analytics screen', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Report' }).click()]);
     expect(download.suggestedFilename()).toBe('greenhouse-report-1h.csv');
     const lines = readFileSync((await download.path())!, 'utf8').trim().split('\n');
-    expect(lines[0]).toBe('timestamp,sensorType,temperature,humidity,lightIntensity,soilMoisture,waterLevel');
+    expect(lines[0]).toBe('timestamp,sensorType,temperature,humidity,lightIntensity,soilMoisture,waterLevel,co2,pressure,rootTemperature');
     // The seeded rows of the last hour, plus whatever the simulator sampled since start.
     expect(lines.length).toBeGreaterThanOrEqual(1 + 30 + 30 + 1);
     const hourAgoMs = Date.now() - 3_600_000 - 60_000;
