@@ -14,6 +14,9 @@ import type { AlertThresholds } from '../contract/settings.ts';
  *                              (a dull day is not an emergency, so light never reaches CRITICAL)
  *   water level low       cm   < 2 MEDIUM, < 5 HIGH, else CRITICAL; at or below 3 cm (near empty) always
  *                              CRITICAL (the pump is about to run dry)
+ *   CO2 high              ppm  < 200 LOW, < 500 MEDIUM, < 1500 HIGH, else CRITICAL; at or above 5000 ppm
+ *                              always CRITICAL (the 8-hour workplace exposure limit: a burner or
+ *                              enrichment valve is running away and people work in there)
  *
  * Deadbands: an active alert resolves itself only once the reading is back inside the threshold by at
  * least this much, so a reading wobbling on the threshold does not raise and resolve over and over.
@@ -41,6 +44,7 @@ export function band(distance: number, limits: readonly [number, number, number]
 
 export const SOIL_VERY_DRY_PCT = 10;
 export const WATER_NEAR_EMPTY_CM = 3;
+export const CO2_EXPOSURE_LIMIT_PPM = 5000;
 
 type RuleSpec = Pick<ThresholdRule, 'alertType' | 'field' | 'side' | 'label' | 'unit' | 'deadband' | 'severity'> & {
   /** The group in settings.alertThresholds. */
@@ -81,5 +85,11 @@ export const THRESHOLD_RULES: readonly ThresholdRule[] = [
     group: 'waterLevel', field: 'waterLevel', label: 'water level', unit: 'cm', deadband: 1,
     alertType: 'WATER_LEVEL_LOW', side: 'low',
     severity: (v, t) => (v <= WATER_NEAR_EMPTY_CM ? 'CRITICAL' : band(t - v, [2, 5, Infinity], ['MEDIUM', 'HIGH', 'CRITICAL', 'CRITICAL'])),
+  }),
+  // Deadband 50 ppm: an SCD4x is good to ±(50 ppm + 5 %), so less than that is noise (common/catalogue.ts).
+  rule({
+    group: 'co2', field: 'co2', label: 'CO₂', unit: 'ppm', deadband: 50, decimals: 0,
+    alertType: 'CO2_HIGH', side: 'high',
+    severity: (v, t) => (v >= CO2_EXPOSURE_LIMIT_PPM ? 'CRITICAL' : band(v - t, [200, 500, 1500])),
   }),
 ];

@@ -21,6 +21,7 @@ export const KNOWN_ALERT_TYPES = [
   'SOIL_MOISTURE_LOW',
   'LIGHT_LOW',
   'WATER_LEVEL_LOW',
+  'CO2_HIGH',
   'SENSOR_FAULT',
   'SENSOR_STUCK',
   /** One sensor of a zone failed or is stuck while another still serves the zone. */

@@ -1,5 +1,8 @@
 import Type, { type Static } from 'typebox';
+import { QUANTITIES } from '../../common/catalogue.ts';
 import { NullableNumber } from './common.ts';
+
+const co2 = QUANTITIES.co2Ppm.thresholds;
 
 /** null means unset: no alert for that bound. */
 export const AlertThresholds = Type.Object({
@@ -11,6 +14,9 @@ export const AlertThresholds = Type.Object({
   soilMoisture: Type.Object({ low: Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]) }),
   lightLevel: Type.Object({ low: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]) }),
   waterLevel: Type.Object({ low: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]) }),
+  // Range and default from the catalogue (common/catalogue.ts); settings stored before it existed are
+  // merged over the defaults when read, so they answer `co2: { high: null }` without a migration.
+  co2: Type.Object({ high: Type.Union([Type.Number({ minimum: co2.minimum, maximum: co2.maximum }), Type.Null()]) }),
 });
 export type AlertThresholds = Static<typeof AlertThresholds>;
 
@@ -73,6 +79,7 @@ export const DEFAULT_ALERT_THRESHOLDS: AlertThresholds = {
   // Light is left unset: every night would otherwise raise an alert.
   lightLevel: { low: null },
   waterLevel: { low: 10 },
+  co2: { high: co2.defaults.high },
 };
 
 export const DEFAULT_SYSTEM_SETTINGS: SystemSettings = {

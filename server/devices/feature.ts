@@ -78,7 +78,6 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
   const lockWatch = new LockWatch({ bus, clock, greenhouseId, listExplained: () => repo.list() });
   registerDeviceControlCommand(uses.hub, control, ctx.resolveGreenhouse);
 
-  let offSnapshot: (() => void) | null = null;
   return {
     name: 'devices',
     control,
@@ -92,7 +91,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
     },
     start() {
       registry.syncAtStart();
-      offSnapshot = bus.on('sampleTaken', 'devices', ({ snapshot }) => {
+      bus.on('sampleTaken', 'devices', ({ snapshot }) => {
         latestSnapshot = snapshot;
       });
       // Safety subscribes before the rule runner, so a lockout is applied before rules are evaluated.
@@ -101,7 +100,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
       lockWatch.start();
     },
     async stop() {
-      offSnapshot?.();
+      bus.removeAll('devices');
       await preview.stop();
       lockWatch.stop();
       await automation.stop();

@@ -22,7 +22,6 @@ const signature = (device: Device) => JSON.stringify([device.locks, device.state
 export class LockWatch {
   readonly #last = new Map<string, string>();
   #timer: TimerHandle | null = null;
-  #offs: Array<() => void> = [];
 
   constructor(private readonly deps: LockWatchDeps) {}
 
@@ -30,24 +29,22 @@ export class LockWatch {
     const { bus } = this.deps;
     for (const device of this.deps.listExplained()) this.#last.set(device.deviceId, signature(device));
     const check = () => this.check();
-    this.#offs = [
-      // Once a tick (a tick that stored readings publishes sampleTaken first, then samplerTicked).
-      bus.on('samplerTicked', OWNER, check),
-      bus.on('sensorHealthChanged', OWNER, check),
-      bus.on('settingsChanged', OWNER, check),
-      bus.on('safetyEvent', OWNER, check),
-      bus.on('deviceChanged', OWNER, ({ device }) => {
-        this.#last.set(device.deviceId, signature(device));
-        this.check();
-      }),
-      bus.on('deviceRemoved', OWNER, ({ deviceId }) => this.#last.delete(deviceId)),
-    ];
+    // Every subscription under OWNER: stop() removes them all at once (bus.removeAll).
+    // Once a tick (a tick that stored readings publishes sampleTaken first, then samplerTicked).
+    bus.on('samplerTicked', OWNER, check);
+    bus.on('sensorHealthChanged', OWNER, check);
+    bus.on('settingsChanged', OWNER, check);
+    bus.on('safetyEvent', OWNER, check);
+    bus.on('deviceChanged', OWNER, ({ device }) => {
+      this.#last.set(device.deviceId, signature(device));
+      this.check();
+    });
+    bus.on('deviceRemoved', OWNER, ({ deviceId }) => this.#last.delete(deviceId));
     this.#arm(this.deps.listExplained());
   }
 
   stop(): void {
-    for (const off of this.#offs) off();
-    this.#offs = [];
+    this.deps.bus.removeAll(OWNER);
     if (this.#timer) this.deps.clock.clearTimeout(this.#timer);
     this.#timer = null;
   }

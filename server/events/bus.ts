@@ -102,6 +102,13 @@ export class EventBus {
     for (const [event, list] of this.#listeners) this.#listeners.set(event, list.filter((r) => r.owner !== owner));
   }
 
+  /** How many listeners `owner` has on all events: none once the feature that owns them has stopped. */
+  listenerCount(owner: string): number {
+    let count = 0;
+    for (const list of this.#listeners.values()) count += list.filter((r) => r.owner === owner).length;
+    return count;
+  }
+
   emit<E extends GatewayEventName>(event: E, payload: GatewayEvents[E]): void {
     for (const { owner, listener } of this.#listeners.get(event) ?? []) {
       try {

@@ -38,6 +38,11 @@ export interface AggregateQuery {
   sensorType?: SensorType;
 }
 
+/** What ReadingsRepo aggregates history with: HistoryQueries over the rollups in the gateway. */
+export interface HistoryAggregator {
+  aggregate(query: AggregateQuery): AggregateRow[];
+}
+
 const ROLLUP_COLUMNS = FIELD_COLUMNS.flatMap((c) => [`${c}_n`, `${c}_sum`, `${c}_min`, `${c}_max`]).join(', ');
 const FIELD_COUNT = FIELD_COLUMNS.length;
 
@@ -54,21 +59,17 @@ interface Accumulator {
  * grouping, finer levels and raw rows only at the edges, see planHistory), so the cost follows the
  * number of buckets read, not of rows stored: a week costs about what an hour costs. SQL only reads
  * index ranges; the few thousand rows they return are merged here, which is several times cheaper
- * than twenty SQL aggregates per raw row. With `rollups: false` it reads raw rows only: the oracle the
- * property tests compare against.
+ * than twenty SQL aggregates per raw row.
  */
-export class HistoryQueries {
+export class HistoryQueries implements HistoryAggregator {
   readonly #statements = new Map<string, Database.Statement>();
 
-  constructor(
-    private readonly sqlite: Database.Database,
-    private readonly options: { rollups: boolean } = { rollups: true },
-  ) {}
+  constructor(private readonly sqlite: Database.Database) {}
 
   aggregate(query: AggregateQuery): AggregateRow[] {
     const { grouping } = query;
     const bucketMs = grouping.by === 'bucket' ? grouping.bucketMs : grouping.by === 'epochHour' ? HOUR_MS : null;
-    const resolutions = this.options.rollups ? usableResolutions(bucketMs) : [];
+    const resolutions = usableResolutions(bucketMs);
     const plan = planHistory(query.fromMs, query.untilMs, resolutions);
     const filter = query.sensorType ? [query.greenhouseId, query.sensorType] : [query.greenhouseId];
     const bySensor = grouping.by !== 'epochHour';

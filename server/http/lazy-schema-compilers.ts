@@ -46,7 +46,9 @@ export function compileSchemasOnFirstUse(app: FastifyInstance, compileValidator:
     const validate = ((data: unknown, dataContext?: unknown) =>
       (validator() as (data: unknown, dataContext?: unknown) => ReturnType<Validate>)(data, dataContext)) as AjvValidate;
     // Fastify reads both from the function it was given: `schemaEnv` (an Ajv validator, which is then
-    // handed its parent so it may replace a coerced root value) and `errors` after a failed call.
+    // handed its parent so it may replace a coerced root value) and `errors` after a failed call. That is
+    // Fastify's lib/validation.js, not a documented API: tests/unit/server/fastify-validator-contract.test.ts
+    // pins it, so an upgrade that changes it fails a test.
     Object.defineProperties(validate, {
       schemaEnv: { get: () => validator().schemaEnv },
       errors: { get: () => validator().errors },

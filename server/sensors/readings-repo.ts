@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { FieldValues, HourlyBucket, Reading, SensorStats, SensorType } from '../contract/reading.ts';
 import { SENSOR_TYPES } from '../contract/reading.ts';
 import { OPEN_END_MS } from '../history/history-plan.ts';
-import { HistoryQueries, meanOf, type AggregateQuery, type AggregateRow } from '../history/history-queries.ts';
+import { HistoryQueries, meanOf, type AggregateQuery, type AggregateRow, type HistoryAggregator } from '../history/history-queries.ts';
 import { INLINE_FOLD_MAX_ROWS } from '../history/rollup-catch-up.ts';
 import { FIELD_COLUMNS, HOUR_MS, type FieldColumn } from '../history/rollup-levels.ts';
 import { RollupWriter } from '../history/rollup-writer.ts';
@@ -47,10 +47,10 @@ const round = (value: number | null, digits: number) =>
 
 export interface ReadingsRepoOptions {
   /**
-   * Maintain the rollups on every tick and read history from them (the default). Off, history scans
-   * raw rows: the baseline the benches measure against.
+   * Where history, stats and hourly are aggregated from (default: HistoryQueries over the rollups,
+   * docs/storage.md). Any other aggregator answers from the same tables with the same meaning.
    */
-  rollups?: boolean;
+  history?: HistoryAggregator;
   /** Told when a tick finds more unfolded rows than it folds by itself (start a catch-up). */
   onRollupBacklog?: () => void;
   /** The one rollup writer of the database, shared with the catch-up (default: its own). */
@@ -66,26 +66,25 @@ export class ReadingsRepo {
   readonly #insertTick: (greenhouseId: string, rows: readonly NewReading[]) => number[];
   readonly #latest: Database.Statement;
   readonly #lastTakenAt: Database.Statement;
-  readonly #rollups: RollupWriter | null;
-  readonly #queries: HistoryQueries;
+  readonly #rollups: RollupWriter;
+  readonly #queries: HistoryAggregator;
 
   constructor(
     private readonly sqlite: Database.Database,
     private readonly options: ReadingsRepoOptions = {},
   ) {
-    const useRollups = options.rollups ?? true;
-    this.#rollups = useRollups ? (options.rollupWriter ?? new RollupWriter(sqlite)) : null;
-    this.#queries = new HistoryQueries(sqlite, { rollups: useRollups });
+    this.#rollups = options.rollupWriter ?? new RollupWriter(sqlite);
+    this.#queries = options.history ?? new HistoryQueries(sqlite);
     this.#insert = sqlite.prepare(`INSERT INTO readings (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')})`);
     // One transaction per tick, rollups included: one fsync, and a tick is stored whole or not at all.
     this.#insertTick = sqlite.transaction((greenhouseId: string, rows: readonly NewReading[]) => {
-      const backlogRows = this.#rollups?.pendingRows() ?? 0;
+      const backlogRows = this.#rollups.pendingRows();
       const ids = rows.map((r) =>
         Number(
           this.#insert.run(greenhouseId, r.sensorType, r.takenAtMs, ...QUANTITY_KEYS.map((q) => r[q] ?? null), r.vpdUncertaintyKpa ?? null).lastInsertRowid,
         ),
       );
-      if (this.#rollups && backlogRows <= INLINE_FOLD_MAX_ROWS) this.#rollups.foldPending();
+      if (backlogRows <= INLINE_FOLD_MAX_ROWS) this.#rollups.foldPending();
       return ids;
     });
     this.#latest = sqlite.prepare(
@@ -101,18 +100,18 @@ export class ReadingsRepo {
     if (rows.length === 0) return [];
     const ids = this.#insertTick(greenhouseId, rows);
     // Behind by more than a tick folds: the rows are stored, the catch-up folds them in slices.
-    if (this.#rollups && this.#rollups.pendingRows() > 0) this.options.onRollupBacklog?.();
+    if (this.#rollups.pendingRows() > 0) this.options.onRollupBacklog?.();
     return rows.map((r, i) => readingFromRow(rowOfNewReading(ids[i]!, greenhouseId, r)));
   }
 
-  /** Rows not yet in the rollups (0 when they are current or off). */
+  /** Rows not yet in the rollups (0 when they are current). */
   pendingRollupRows(): number {
-    return this.#rollups?.pendingRows() ?? 0;
+    return this.#rollups.pendingRows();
   }
 
   /** Folds up to `maxRows` of the rollup backlog now; returns what is left. */
   foldRollups(maxRows?: number): number {
-    return this.#rollups?.foldPending(maxRows) ?? 0;
+    return this.#rollups.foldPending(maxRows);
   }
 
   /** The newest reading of each sensor type that has one. */
@@ -202,7 +201,7 @@ export class ReadingsRepo {
   #aggregate(query: AggregateQuery): AggregateRow[] {
     // Whatever is not folded yet is folded first (the routes wait for a large backlog's catch-up
     // before they get here, so this is at most a few ticks' rows).
-    this.#rollups?.foldPending();
+    this.#rollups.foldPending();
     return this.#queries.aggregate(query);
   }
 }

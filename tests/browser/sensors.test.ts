@@ -54,6 +54,10 @@ describe('Sensor Monitoring screen', () => {
     await page.getByTestId('reading-light').getByText('813').waitFor();
     await page.getByTestId('reading-soil').getByText('41.3').waitFor();
     await page.getByTestId('reading-water').getByText('28.0').waitFor();
+    // No configured sensor measures CO2, pressure or root temperature: no card for them.
+    await page.getByTestId('sensor-instances').locator('[data-testid^="instance-status-"]').first().waitFor();
+    expect(await page.locator('.reading-card').count()).toBe(5);
+    expect(await page.getByTestId('reading-co2').count()).toBe(0);
     await page.getByTestId('sensor-detail-DHT11').getByText('24.5 °C').waitFor();
     expect(await page.getByTestId('status-DHT11').textContent()).toBe('online');
     await page.getByTestId('sensor-detail-LDR').getByText('Last Reading').waitFor();

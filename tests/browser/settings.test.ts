@@ -73,6 +73,8 @@ describe('settings screen', () => {
     await page.getByLabel('Humidity Low (%)').fill('42');
     await page.getByLabel('Water Level Low (cm)').fill('');
     await page.getByLabel('Light Level Low (lux)').fill('150');
+    // No configured sensor measures CO2 and none is stored: a grower is not asked for it.
+    expect(await page.getByLabel('CO₂ High (ppm)').count()).toBe(0);
     await page.getByRole('button', { name: 'Save Thresholds' }).click();
     await toasts(page).filter({ hasText: 'Alert thresholds updated successfully' }).waitFor();
     const saved = (await apiSettings()).alertThresholds;

@@ -79,6 +79,20 @@ describe('sensor instances', () => {
     expect((await fan()).status).toBe('ON');
   });
 
+  it('a CO2 high threshold raises CO2_HIGH from the SCD4x and resolves it when unset', async () => {
+    const ppm = (await zone('DHT11')).co2 as number;
+    const set = await http.put(`/api/settings/${ID}/thresholds`, { alertThresholds: { co2: { high: Math.max(0, Math.round(ppm) - 300) } } }, token);
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    await clock.advanceAsync(2 * INTERVAL_S * 1000);
+    const alerts = await get(`/api/alerts/active/${ID}`);
+    const co2 = alerts.find((a: { alertType: string }) => a.alertType === 'CO2_HIGH');
+    expect(co2, JSON.stringify(alerts)).toBeDefined();
+    expect(co2.message).toMatch(/^CO₂ \d+ ppm is above the high threshold of \d+ ppm$/);
+    await http.put(`/api/settings/${ID}/thresholds`, { alertThresholds: { co2: { high: null } } }, token);
+    await clock.advanceAsync(2 * INTERVAL_S * 1000);
+    expect(await activeTypes()).not.toContain('CO2_HIGH:null');
+  });
+
   it('refuses a fault for an unknown instance, or for both a sensor and an instance, with a 400 naming the field', async () => {
     const unknown = await http.post('/api/simulator/faults', { sensorId: 'nope', fault: 'silent' }, token);
     expect(unknown.status).toBe(400);

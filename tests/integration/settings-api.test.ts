@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ALERT_THRESHOLDS, DEFAULT_SYSTEM_SETTINGS } from '../../server/contract/settings.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_ALERT_THRESHOLDS, DEFAULT_DEVICE_SETTINGS, DEFAULT_SYSTEM_SETTINGS } from '../../server/contract/settings.ts';
+import { openDatabase } from '../../server/db/open.ts';
+import { settings } from '../../server/db/schema.ts';
 import { ManualClock } from '../../common/clock.ts';
 import type { Settings } from '../../server/contract/settings.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
@@ -84,10 +89,23 @@ describe('PUT thresholds', () => {
     [{ humidity: { low: 95 } }, 'alertThresholds.humidity.low'],
     [{ humidity: { low: 50, high: 50 } }, 'alertThresholds.humidity.low'],
     [{ temperature: { hi: 30 } }, 'alertThresholds.temperature.hi'],
-    [{ co2: { high: 1000 } }, 'alertThresholds.co2'],
+    [{ co2: { high: -1 } }, 'alertThresholds.co2.high'],
+    [{ co2: { high: 40001 } }, 'alertThresholds.co2.high'],
+    [{ co2: { high: '1500' } }, 'alertThresholds.co2.high'],
+    [{ co2: { low: 400 } }, 'alertThresholds.co2.low'],
     [{ temperature: 30 }, 'alertThresholds.temperature'],
   ])('refuses %j naming %s', async (alertThresholds, field) => {
     await expectRefused('thresholds', { alertThresholds }, field);
+  });
+
+  it('sets and unsets the CO2 high threshold (unset by default)', async () => {
+    expect((await current()).alertThresholds.co2).toEqual({ high: null });
+    const set = await http.put(`/api/settings/${ID}/thresholds`, { alertThresholds: { co2: { high: 1500 } } }, admin);
+    expect(set.status).toBe(200);
+    expect(set.body.data.alertThresholds.co2).toEqual({ high: 1500 });
+    expect((await current()).alertThresholds.co2).toEqual({ high: 1500 });
+    const unset = await http.put(`/api/settings/${ID}/thresholds`, { alertThresholds: { co2: { high: null } } }, admin);
+    expect(unset.body.data.alertThresholds.co2).toEqual({ high: null });
   });
 
   it('refuses a body without alertThresholds, or with extra top-level keys', async () => {
@@ -187,5 +205,32 @@ describe('permissions and greenhouse ids on writes', () => {
     expect(result.body.message).toBe('Settings reset to defaults');
     expect(result.body.data.systemSettings).toEqual(DEFAULT_SYSTEM_SETTINGS);
     expect(result.body.data.alertThresholds).toEqual(DEFAULT_ALERT_THRESHOLDS);
+  });
+});
+
+describe('settings stored by a release without the CO2 threshold', () => {
+  it('read with the new default filled in, and a CO2 change keeps the stored values', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'greenhouse-old-settings-'));
+    const opened = openDatabase(dataDir);
+    const old = { ...DEFAULT_ALERT_THRESHOLDS, temperature: { high: 29, low: 12 } } as Record<string, unknown>;
+    delete old.co2;
+    opened.db.insert(settings).values({
+      greenhouseId: ID, alertThresholds: old, systemSettings: DEFAULT_SYSTEM_SETTINGS, deviceSettings: DEFAULT_DEVICE_SETTINGS, updatedAt: new Date(0),
+    }).run();
+    opened.close();
+    const older = await startTestGateway({ dataDir }, { clock: new ManualClock() });
+    try {
+      const client = httpClient(older.url);
+      const token = await registerUser(client, { username: 'grower' });
+      const read = await client.get(`/api/settings/${ID}`, token);
+      expect(read.status).toBe(200);
+      expect(read.body.data.alertThresholds).toEqual({ ...DEFAULT_ALERT_THRESHOLDS, temperature: { high: 29, low: 12 }, co2: { high: null } });
+      const put = await client.put(`/api/settings/${ID}/thresholds`, { alertThresholds: { co2: { high: 1200 } } }, token);
+      expect(put.status).toBe(200);
+      expect(put.body.data.alertThresholds.temperature).toEqual({ high: 29, low: 12 });
+      expect(put.body.data.alertThresholds.co2).toEqual({ high: 1200 });
+    } finally {
+      await older.dispose();
+    }
   });
 });

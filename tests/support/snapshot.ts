@@ -1,6 +1,8 @@
+import { QUANTITIES, QUANTITY_KEYS } from '../../common/catalogue.ts';
 import type { SensorField, SensorSnapshot } from '../../server/contract/reading.ts';
 
-const FIELDS: SensorField[] = ['temperature', 'humidity', 'lightIntensity', 'soilMoisture', 'waterLevel'];
+/** Every quantity's field, from the catalogue (a new quantity is in every snapshot). */
+const FIELDS: SensorField[] = QUANTITY_KEYS.map((q) => QUANTITIES[q].field);
 
 /** A sensor snapshot with only the given fields read, all at `readAtMs` (others never read: null). */
 export function makeSnapshot(values: Partial<Record<SensorField, number>>, readAtMs: number): SensorSnapshot {

@@ -18,6 +18,7 @@ const thresholds: AlertThresholds = {
   soilMoisture: { low: 30 },
   lightLevel: { low: 1000 },
   waterLevel: { low: 15 },
+  co2: { high: 1500 },
 };
 
 const snapshot = makeSnapshot;
@@ -100,6 +101,27 @@ describe('threshold severity bands', () => {
     const r = runner({ ...thresholds, waterLevel: { low: 4 } });
     r.read({ waterLevel: 3 });
     expect(r.log[0]!.severity).toBe('CRITICAL');
+  });
+  it('CO2 high: 200/500/1500 ppm bands, and at or above the 5000 ppm exposure limit always CRITICAL', () => {
+    expect(severityOf({ co2: 1600 })).toEqual(['LOW']);
+    expect(severityOf({ co2: 1800 })).toEqual(['MEDIUM']);
+    expect(severityOf({ co2: 2999 })).toEqual(['HIGH']);
+    expect(severityOf({ co2: 3000 })).toEqual(['CRITICAL']);
+    const r = runner({ ...thresholds, co2: { high: 4900 } });
+    r.read({ co2: 5000 });
+    expect(r.log[0]).toMatchObject({ severity: 'CRITICAL', causeKey: 'threshold:co2:high', text: 'CO₂ 5000 ppm is above the high threshold of 4900 ppm' });
+  });
+  it('CO2 high resolves itself 50 ppm below the threshold; unset (the default) raises nothing', () => {
+    const r = runner();
+    r.read({ co2: 1700 });
+    r.read({ co2: 1460 });
+    expect(r.log.map((l) => l.kind)).toEqual(['raise']);
+    r.read({ co2: 1450 });
+    expect(r.log.map((l) => l.kind)).toEqual(['raise', 'resolve']);
+    expect(r.log[1]!.text).toBe('Auto-resolved: CO₂ back to 1450 ppm (threshold 1500 ppm)');
+    const unset = runner(DEFAULT_ALERT_THRESHOLDS);
+    unset.read({ co2: 9000 });
+    expect(unset.log).toEqual([]);
   });
   it('a reading exactly on the threshold raises nothing; unset thresholds raise nothing', () => {
     expect(severityOf({ temperature: 30, humidity: 30 })).toEqual([]);

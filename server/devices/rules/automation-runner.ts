@@ -25,6 +25,9 @@ export interface AutomationDeps {
   clockSynchronised?: () => boolean;
 }
 
+/** The bus owner of every subscription this runner makes (one runner per bus). */
+const OWNER = 'devices-automation';
+
 /**
  * Applies the rule engine's decisions to the devices in auto mode after every sampling tick (and at
  * once when a sensor is declared faulted), through the ControlService: source 'rule', or 'safety' for
@@ -33,7 +36,6 @@ export interface AutomationDeps {
  * asks again.
  */
 export class AutomationRunner {
-  #offs: Array<() => void> = [];
   readonly #queue = new SerialQueue();
   #pending = false;
   #latest: SensorSnapshot | null = null;
@@ -46,39 +48,37 @@ export class AutomationRunner {
 
   start(): void {
     const { bus } = this.deps;
-    this.#offs = [
-      bus.on('sampleTaken', 'devices-automation', ({ snapshot }) => {
-        this.#latest = snapshot;
-        this.#sampledThisTick = true;
-        this.#schedule();
-      }),
-      // A tick where no sensor answered stores nothing, so no sampleTaken: inputs still age and go stale.
-      bus.on('samplerTicked', 'devices-automation', () => {
-        if (!this.#sampledThisTick) this.#schedule();
-        this.#sampledThisTick = false;
-      }),
-      bus.on('sensorHealthChanged', 'devices-automation', ({ sensorType, healthy }) => {
-        if (healthy) this.#faulted.delete(sensorType);
-        else this.#faulted.add(sensorType);
-        // Declared faulted: act now, not at the next tick.
-        if (!healthy) this.#schedule();
-      }),
-      // Automation settings changed (a device change without a switch): apply them now, not at the next tick.
-      bus.on('deviceChanged', 'devices-automation', ({ controlLog }) => {
-        // Before the first sample there is nothing to judge by: the first tick will do.
-        if (controlLog === null && this.#latest !== null) this.#schedule();
-      }),
-      // Synchronised or stepped: a schedule's window may have moved, act now rather than at the next tick.
-      bus.on('clockChanged', 'devices-automation', () => this.#schedule()),
-      bus.on('deviceRemoved', 'devices-automation', ({ deviceId }) => {
-        this.#lossEngaged.delete(deviceId);
-      }),
-    ];
+    // Every subscription under OWNER: stop() removes them all at once (bus.removeAll).
+    bus.on('sampleTaken', OWNER, ({ snapshot }) => {
+      this.#latest = snapshot;
+      this.#sampledThisTick = true;
+      this.#schedule();
+    });
+    // A tick where no sensor answered stores nothing, so no sampleTaken: inputs still age and go stale.
+    bus.on('samplerTicked', OWNER, () => {
+      if (!this.#sampledThisTick) this.#schedule();
+      this.#sampledThisTick = false;
+    });
+    bus.on('sensorHealthChanged', OWNER, ({ sensorType, healthy }) => {
+      if (healthy) this.#faulted.delete(sensorType);
+      else this.#faulted.add(sensorType);
+      // Declared faulted: act now, not at the next tick.
+      if (!healthy) this.#schedule();
+    });
+    // Automation settings changed (a device change without a switch): apply them now, not at the next tick.
+    bus.on('deviceChanged', OWNER, ({ controlLog }) => {
+      // Before the first sample there is nothing to judge by: the first tick will do.
+      if (controlLog === null && this.#latest !== null) this.#schedule();
+    });
+    // Synchronised or stepped: a schedule's window may have moved, act now rather than at the next tick.
+    bus.on('clockChanged', OWNER, () => this.#schedule());
+    bus.on('deviceRemoved', OWNER, ({ deviceId }) => {
+      this.#lossEngaged.delete(deviceId);
+    });
   }
 
   async stop(): Promise<void> {
-    for (const off of this.#offs) off();
-    this.#offs = [];
+    this.deps.bus.removeAll(OWNER);
     this.#pending = false;
     await this.#queue.idle();
   }

@@ -13,6 +13,9 @@ import { locksOf } from './locks.ts';
 import type { LedgerEntry } from './run-ledger.ts';
 import { RunLimits } from './run-limits.ts';
 
+/** The bus owner of every subscription this supervisor makes (one supervisor per bus). */
+const OWNER = 'devices-safety';
+
 /** The dry-run lockout releases only this far above the low level, so a sloshing tank does not flap it. */
 export const TANK_RELEASE_BAND_CM = 2;
 
@@ -52,7 +55,6 @@ export class SafetySupervisor implements TurnOnGuard {
   readonly #switchingOff = new Set<string>();
   #dryRunLocked = false;
   #lastLevel: { levelCm: number; readAtMs: number } | null = null;
-  #offs: Array<() => void> = [];
   readonly #heaterCutoff: HeaterCutoff;
   readonly #air = new AirTemperatureWatch();
   readonly #limits: RunLimits;
@@ -79,26 +81,24 @@ export class SafetySupervisor implements TurnOnGuard {
     const { bus } = this.deps;
     // A day and an hour back covers the longest run window and the switch-rate hour.
     this.#limits.load(this.deps.stateChangesSince(this.deps.clock.now() - 25 * 3_600_000));
-    this.#offs = [
-      bus.on('sampleTaken', 'devices-safety', ({ snapshot }) => this.onSnapshot(snapshot)),
-      // A tick without a sample still ages the temperature: a heater must not outlive its reading.
-      bus.on('samplerTicked', 'devices-safety', () => this.#checkBlindHeaters()),
-      bus.on('sensorHealthChanged', 'devices-safety', ({ sensorType, healthy }) => {
-        if (this.#air.onSensorHealth(sensorType, healthy)) this.#checkBlindHeaters();
-      }),
-      bus.on('deviceRemoved', 'devices-safety', ({ deviceId }) => this.#forget(deviceId)),
-      bus.on('settingsChanged', 'devices-safety', ({ settings, previous }) => {
-        // A lowered cut-off acts at once, not at the next tick; so does a smaller run budget.
-        if (settings.deviceSettings.heaterCutoffC !== previous.deviceSettings.heaterCutoffC) this.#heaterCutoff.check();
-        const budget = (s: Settings) => `${s.deviceSettings.pumpMaxRunSeconds}/${s.deviceSettings.pumpRunWindowMinutes}`;
-        if (budget(settings) !== budget(previous)) this.#limits.rearm(this.deps.listDevices());
-      }),
-    ];
+    // Every subscription under OWNER: stop() removes them all at once (bus.removeAll).
+    bus.on('sampleTaken', OWNER, ({ snapshot }) => this.onSnapshot(snapshot));
+    // A tick without a sample still ages the temperature: a heater must not outlive its reading.
+    bus.on('samplerTicked', OWNER, () => this.#checkBlindHeaters());
+    bus.on('sensorHealthChanged', OWNER, ({ sensorType, healthy }) => {
+      if (this.#air.onSensorHealth(sensorType, healthy)) this.#checkBlindHeaters();
+    });
+    bus.on('deviceRemoved', OWNER, ({ deviceId }) => this.#forget(deviceId));
+    bus.on('settingsChanged', OWNER, ({ settings, previous }) => {
+      // A lowered cut-off acts at once, not at the next tick; so does a smaller run budget.
+      if (settings.deviceSettings.heaterCutoffC !== previous.deviceSettings.heaterCutoffC) this.#heaterCutoff.check();
+      const budget = (s: Settings) => `${s.deviceSettings.pumpMaxRunSeconds}/${s.deviceSettings.pumpRunWindowMinutes}`;
+      if (budget(settings) !== budget(previous)) this.#limits.rearm(this.deps.listDevices());
+    });
   }
 
   stop(): void {
-    for (const off of this.#offs) off();
-    this.#offs = [];
+    this.deps.bus.removeAll(OWNER);
     this.#limits.stop();
   }
 

@@ -12,5 +12,7 @@ describe('EventBus.removeAll(owner)', () => {
     bus.emit('alertRaised', { alert: {} as never });
     bus.emit('deviceAdded', { greenhouseId: 'g', device: {} as never });
     expect(heard).toEqual(['realtime:alert']);
+    expect(bus.listenerCount('mqtt')).toBe(0);
+    expect(bus.listenerCount('realtime')).toBe(1);
   });
 });

@@ -2,7 +2,9 @@
 // and the environmental verdicts. No React here, so they read (and test) as plain functions.
 import type { Reading, SensorStatus, SensorType } from '../../../server/contract/reading.ts';
 import type { AlertThresholds } from '../../../server/contract/settings.ts';
+import { QUANTITIES, type QuantityField, type QuantityKey } from '../../../common/catalogue.ts';
 import { formatLight, formatOneDecimal } from '../format.ts';
+import { formatQuantity } from './quantities.ts';
 
 /** A reading older than 5 minutes puts its sensor in 'warning' (the server's own constant). */
 export { STALE_AFTER_MS } from '../../../common/catalogue.ts';
@@ -12,7 +14,7 @@ export const SOIL_ADEQUATE_PCT = 30;
 /** Used for "Sufficient Light" when the operator has set no light threshold (a dim overcast day). */
 export const DEFAULT_LOW_LIGHT_LUX = 1000;
 
-export type ReadingField = 'temperature' | 'humidity' | 'lightIntensity' | 'soilMoisture' | 'waterLevel';
+export type ReadingField = QuantityField;
 
 export interface CardSpec {
   key: string;
@@ -20,6 +22,8 @@ export interface CardSpec {
   sensorType: SensorType;
   field: ReadingField;
   unit: string;
+  /** Shown only when a configured sensor measures this quantity (sensors/measured-quantities.ts). */
+  quantity?: QuantityKey;
 }
 
 /** The four current-reading cards of docs/product.md §2, plus the water tank (the gateway measures it). */
@@ -31,9 +35,25 @@ export const READING_CARDS: readonly CardSpec[] = [
 ];
 export const WATER_CARD: CardSpec = { key: 'water', label: 'Water Level', sensorType: 'WATER_LEVEL', field: 'waterLevel', unit: 'cm' };
 
-/** One decimal; light as a whole number; '---' when missing (docs/product.md §9). */
+/** A card for a quantity that not every greenhouse measures (CO2, pressure, root temperature), from the catalogue. */
+export function optionalCard(quantity: QuantityKey): CardSpec {
+  const { field, label, unit, zone } = QUANTITIES[quantity];
+  return { key: field, label, sensorType: zone, field, unit, quantity };
+}
+
+/**
+ * The cards to show: the spec's four (and the tank when asked), then each optional quantity a
+ * configured sensor measures, in catalogue order.
+ */
+export function readingCards(optional: readonly QuantityKey[], measured: ReadonlySet<QuantityKey>, withWater: boolean): CardSpec[] {
+  return [...READING_CARDS, ...(withWater ? [WATER_CARD] : []), ...optional.filter((q) => measured.has(q)).map(optionalCard)];
+}
+
+/** One decimal; light as a whole number; '---' when missing (docs/product.md §9); the others to their catalogue precision. */
 export function formatField(field: ReadingField, value: number | undefined | null): string {
-  return field === 'lightIntensity' ? formatLight(value) : formatOneDecimal(value);
+  if (field === 'lightIntensity') return formatLight(value);
+  if (field === 'temperature' || field === 'humidity' || field === 'soilMoisture' || field === 'waterLevel') return formatOneDecimal(value);
+  return formatQuantity(field, value);
 }
 
 /** The server's status wins when it says 'fault' (every sensor of the zone faulted: draw no value). */

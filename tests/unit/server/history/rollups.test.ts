@@ -9,6 +9,7 @@ import { RollupCatchUp } from '../../../../server/history/rollup-catch-up.ts';
 import { FIELD_COLUMNS, ROLLUP_RESOLUTIONS_MS } from '../../../../server/history/rollup-levels.ts';
 import { RollupWriter } from '../../../../server/history/rollup-writer.ts';
 import { ReadingsRepo, type NewReading } from '../../../../server/sensors/readings-repo.ts';
+import { RawScanHistory } from '../../../support/raw-scan-history.ts';
 
 const G = 'greenhouse-001';
 const HOUR = 3_600_000;
@@ -99,7 +100,7 @@ describe('rollups', () => {
         (specs, hours, at) => {
           database.sqlite.exec('DELETE FROM readings; DELETE FROM reading_rollups; DELETE FROM rollup_watermark;');
           const repo = new ReadingsRepo(database.sqlite);
-          const raw = new ReadingsRepo(database.sqlite, { rollups: false });
+          const raw = new ReadingsRepo(database.sqlite, { history: new RawScanHistory(database.sqlite) });
           const ticks = ticksFrom(specs);
           for (const tick of ticks) repo.insertTick(tick.greenhouseId, tick.rows);
           const anchorMs = ticks[at.tick % ticks.length]!.rows[0]!.takenAtMs + at.deltaMs;

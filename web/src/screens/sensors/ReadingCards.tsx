@@ -1,33 +1,39 @@
 // Current-reading cards (Overview "Sensor Overview" and the Sensors screen): four from docs/product.md §2,
-// plus the water tank level when asked. A sensor that is faulted or silent shows that instead of a
+// plus the water tank level when asked, plus CO2, air pressure and root-zone temperature when a
+// configured sensor measures them (docs/sensors.md). Temperatures follow the °C/°F preference. A sensor that is faulted or silent shows that instead of a
 // value (sensors/sensor-health.ts); only when the gateway itself cannot be asked does the last known
 // value stay, marked with its age.
-import { Droplets, Sprout, Sun, Thermometer, Waves, type LucideIcon } from 'lucide-react';
+import { Cloud, Droplets, Gauge, Sprout, Sun, Thermometer, Waves, type LucideIcon } from 'lucide-react';
 import type { Reading } from '../../../../server/contract/reading.ts';
 import { useReachability } from '../../api/reachability.ts';
 import { formatRelativeTime } from '../../format.ts';
 import { healthWord, lastReadingWords, type SensorHealth } from '../../sensors/sensor-health.ts';
-import { formatField, READING_CARDS, WATER_CARD, type CardSpec } from '../../sensors/readings-view.ts';
+import { OPTIONAL_QUANTITIES, useMeasuredQuantities } from '../../sensors/measured-quantities.ts';
+import { formatField, readingCards, type CardSpec } from '../../sensors/readings-view.ts';
 import { useSensorHealth } from '../../sensors/useSensorHealth.ts';
 import { toUnit, unitSymbol, useTemperatureUnit } from '../../units.ts';
 import './sensors.css';
 
-const ICONS: Record<string, LucideIcon> = { temperature: Thermometer, humidity: Droplets, light: Sun, soil: Sprout, water: Waves };
+const ICONS: Record<string, LucideIcon> = {
+  temperature: Thermometer, humidity: Droplets, light: Sun, soil: Sprout, water: Waves,
+  co2: Cloud, pressure: Gauge, rootTemperature: Thermometer,
+};
 
 export function ReadingCards({ withWater = false }: { withWater?: boolean }) {
   const { health, bySensor, nowMs } = useSensorHealth();
   const { unreachableSinceMs } = useReachability();
   const unit = useTemperatureUnit();
-  const cards = withWater ? [...READING_CARDS, WATER_CARD] : READING_CARDS;
+  const cards = readingCards(OPTIONAL_QUANTITIES, useMeasuredQuantities(), withWater);
+  const layout = cards.length > 5 ? ' reading-cards-many' : withWater ? ' reading-cards-5' : ' grid-4';
   return (
-    <div className={`grid reading-cards${withWater ? ' reading-cards-5' : ' grid-4'}`}>
+    <div className={`grid reading-cards${layout}`}>
       {cards.map((card) => (
         <ReadingCard
           key={card.key}
-          card={card.field === 'temperature' ? { ...card, unit: unitSymbol(unit) } : card}
+          card={card.unit === '°C' ? { ...card, unit: unitSymbol(unit) } : card}
           reading={bySensor[card.sensorType]}
           health={health[card.sensorType]}
-          convert={card.field === 'temperature' ? (v) => toUnit(v, unit) : (v) => v}
+          convert={card.unit === '°C' ? (v) => toUnit(v, unit) : (v) => v}
           gatewayDown={unreachableSinceMs !== null}
           nowMs={nowMs}
         />

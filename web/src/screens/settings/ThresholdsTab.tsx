@@ -1,7 +1,10 @@
 // Alert Thresholds tab: empty means unset (sent as null). Humidity and soil 0-100, light and water >= 0.
 // Temperatures in the chosen unit (°C/°F); the form remembers the unit it was filled in, so a change of
-// unit elsewhere never saves °F numbers as °C.
+// unit elsewhere never saves °F numbers as °C. CO2 High shows only when a configured sensor measures CO2
+// (or a threshold is already stored, so it can be seen and cleared): a grower without a CO2 sensor is
+// not asked for a threshold that can never fire; a hidden field is not sent, so it is left as stored.
 import type { FormEvent } from 'react';
+import { QUANTITIES, type QuantityKey } from '../../../../common/catalogue.ts';
 import type { AlertThresholds, Settings } from '../../../../server/contract/settings.ts';
 import { api } from '../../api/client.ts';
 import { useAuth } from '../../auth/AuthProvider.tsx';
@@ -10,8 +13,19 @@ import { roleReason } from '../../auth/permissions.ts';
 import { useAction, useSettingsForm } from './hooks.ts';
 import { SettingsLoadState } from './SettingsLoadState.tsx';
 import { fromUnit, getTemperatureUnit, toUnit, unitSymbol, type TemperatureUnit } from '../../units.ts';
+import { useMeasuredQuantities } from '../../sensors/measured-quantities.ts';
 
-type Field = { group: keyof AlertThresholds; bound: 'high' | 'low'; label: string; min?: number; max?: number; step: string };
+type Field = {
+  group: keyof AlertThresholds;
+  bound: 'high' | 'low';
+  label: string;
+  min?: number;
+  max?: number;
+  step: string;
+  /** Shown only when a configured sensor measures this quantity (or a value is stored). */
+  onlyWhenMeasured?: QuantityKey;
+};
+const co2 = QUANTITIES.co2Ppm;
 const FIELDS: Field[] = [
   { group: 'temperature', bound: 'high', label: 'Temperature High (°C)', step: '0.1' },
   { group: 'temperature', bound: 'low', label: 'Temperature Low (°C)', step: '0.1' },
@@ -20,6 +34,10 @@ const FIELDS: Field[] = [
   { group: 'soilMoisture', bound: 'low', label: 'Soil Moisture Low (%)', min: 0, max: 100, step: '0.1' },
   { group: 'lightLevel', bound: 'low', label: 'Light Level Low (lux)', min: 0, step: '1' },
   { group: 'waterLevel', bound: 'low', label: 'Water Level Low (cm)', min: 0, step: '0.1' },
+  {
+    group: 'co2', bound: 'high', label: `${co2.label} High (${co2.unit})`, step: '1',
+    min: co2.thresholds.minimum, max: co2.thresholds.maximum, onlyWhenMeasured: 'co2Ppm',
+  },
 ];
 type Form = Record<string, string> & { unit: TemperatureUnit };
 const isTemperature = (f: Field) => f.group === 'temperature';
@@ -36,15 +54,16 @@ function toForm({ alertThresholds: t }: Settings): Form {
   return { ...Object.fromEntries(FIELDS.map((f) => [key(f), shown(f)])), unit };
 }
 
-function fromForm(form: Form): AlertThresholds {
+/** Only the fields shown are sent (a partial update): a hidden one keeps its stored value. */
+function fromForm(form: Form, fields: readonly Field[]): Partial<AlertThresholds> {
   const value = (f: Field) => {
     if (!form[key(f)]?.trim()) return null;
     const number = Number(form[key(f)]);
     return isTemperature(f) ? fromUnit(number, form.unit) : number;
   };
   const result: Record<string, Record<string, number | null>> = {};
-  for (const f of FIELDS) (result[f.group] ??= {})[f.bound] = value(f);
-  return result as unknown as AlertThresholds;
+  for (const f of fields) (result[f.group] ??= {})[f.bound] = value(f);
+  return result as unknown as Partial<AlertThresholds>;
 }
 
 export function ThresholdsTab() {
@@ -53,12 +72,16 @@ export function ThresholdsTab() {
   const resetReason = roleReason(useAuth().user, 'admin');
   const { busy, run } = useAction();
   const confirm = useConfirm();
+  const measured = useMeasuredQuantities();
+  const stored = query.data?.alertThresholds;
+  const isStored = (f: Field) => typeof (stored?.[f.group] as Partial<Record<'high' | 'low', number | null>> | undefined)?.[f.bound] === 'number';
+  const fields = FIELDS.filter((f) => !f.onlyWhenMeasured || measured.has(f.onlyWhenMeasured) || isStored(f));
 
   function save(event: FormEvent) {
     event.preventDefault();
     if (!form) return;
     void run(
-      async () => adopt(await api.put<Settings>(`/api/settings/${id}/thresholds`, { alertThresholds: fromForm(form) })),
+      async () => adopt(await api.put<Settings>(`/api/settings/${id}/thresholds`, { alertThresholds: fromForm(form, fields) })),
       'Alert thresholds updated successfully',
       'Failed to update alert thresholds',
     );
@@ -79,7 +102,7 @@ export function ThresholdsTab() {
   return (
     <form className="form" onSubmit={save}>
       <div className="settings-pair">
-        {FIELDS.map((f) => (
+        {fields.map((f) => (
           <label key={key(f)} className="field">
             {isTemperature(f) ? f.label.replace('(°C)', `(${unitSymbol(form.unit)})`) : f.label}
             <input
