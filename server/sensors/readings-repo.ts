@@ -7,6 +7,7 @@ import { INLINE_FOLD_MAX_ROWS } from '../history/rollup-catch-up.ts';
 import { FIELD_COLUMNS, HOUR_MS, type FieldColumn } from '../history/rollup-levels.ts';
 import { RollupWriter } from '../history/rollup-writer.ts';
 import { climateMetrics } from './climate-metrics.ts';
+import { NewestReading } from './newest-reading.ts';
 import { FIELD_OF_COLUMN, MAIN_FIELD, readingFromRow, rowOfNewReading, type ReadingRow } from './reading-row.ts';
 import { QUANTITY_KEYS, type QuantityKey } from '../../common/catalogue.ts';
 
@@ -64,8 +65,7 @@ export interface ReadingsRepoOptions {
 export class ReadingsRepo {
   readonly #insert: Database.Statement;
   readonly #insertTick: (greenhouseId: string, rows: readonly NewReading[]) => number[];
-  readonly #latest: Database.Statement;
-  readonly #lastTakenAt: Database.Statement;
+  readonly #newest: NewestReading;
   readonly #rollups: RollupWriter | null;
   readonly #queries: HistoryQueries;
 
@@ -88,12 +88,7 @@ export class ReadingsRepo {
       if (this.#rollups && backlogRows <= INLINE_FOLD_MAX_ROWS) this.#rollups.foldPending();
       return ids;
     });
-    this.#latest = sqlite.prepare(
-      `SELECT * FROM readings WHERE sensor_type = ? AND greenhouse_id = ? ORDER BY taken_at DESC, id DESC LIMIT 1`,
-    );
-    this.#lastTakenAt = sqlite.prepare(
-      `SELECT max(taken_at) AS taken_at FROM readings WHERE sensor_type = ? AND greenhouse_id = ?`,
-    );
+    this.#newest = new NewestReading(sqlite, { rollups: useRollups });
   }
 
   /** Stores one tick's readings in ONE transaction (their rollups too); returns them as the wire sees them. */
@@ -119,15 +114,15 @@ export class ReadingsRepo {
   latest(greenhouseId: string): Reading[] {
     const out: Reading[] = [];
     for (const type of SENSOR_TYPES) {
-      const row = this.#latest.get(type, greenhouseId) as ReadingRow | undefined;
+      const row = this.#newest.find(greenhouseId, type);
       if (row) out.push(readingFromRow(row));
     }
     return out;
   }
 
   lastTakenAtMs(greenhouseId: string, sensorType: SensorType): number | null {
-    const row = this.#lastTakenAt.get(sensorType, greenhouseId) as { taken_at: number | null };
-    return row.taken_at;
+    const row = this.#newest.find(greenhouseId, sensorType);
+    return row ? Number(row.taken_at) : null;
   }
 
   /**
