@@ -8,7 +8,7 @@ import { FIELD_COLUMNS, HOUR_MS, type FieldColumn } from '../history/rollup-leve
 import { RollupWriter } from '../history/rollup-writer.ts';
 import { climateMetrics } from './climate-metrics.ts';
 import { NewestReading } from './newest-reading.ts';
-import { FIELD_OF_COLUMN, MAIN_FIELD, readingFromRow, rowOfNewReading, type ReadingRow } from './reading-row.ts';
+import { FIELD_OF_COLUMN, MAIN_FIELD, readingFromRow, rowOfNewReading } from './reading-row.ts';
 import { QUANTITY_KEYS, type QuantityKey } from '../../common/catalogue.ts';
 
 /** One zone's values from one tick (the median of its sensors), stamped with the clock at read time. */
