@@ -3,7 +3,8 @@
 // index their page belongs to (SQLite's dbstat table). Every page in the WAL is written twice to the
 // card: once as a WAL frame, once more when the checkpoint copies it into the database file.
 //
-//   npx tsx bench/sd-card-pages.bench.ts     BENCH_DAYS (default 2) of 1 Hz history, BENCH_BATCHES (default 30)
+//   npx tsx bench/sd-card-pages.bench.ts     BENCH_DAYS (default 2) of 1 Hz history, BENCH_BATCHES (default 240)
+//   BENCH_FOLD_EACH_COMMIT=1                 the rollups folded at every commit (the build before)
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,7 +52,7 @@ try {
   const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
 
   const clock = new ManualClock(endMs + 1_000);
-  const repo = new ReadingsRepo(sqlite);
+  const repo = new ReadingsRepo(sqlite, { foldOnInsert: process.env.BENCH_FOLD_EACH_COMMIT === '1' });
   const batches = new BatchedTicks({ repo, sqlite, clock, logger: pino({ level: 'silent' }) });
   const walPath = `${database.path}-wal`;
   const byObject = new Map<string, number>();

@@ -56,6 +56,11 @@ export interface ReadingsRepoOptions {
   onRollupBacklog?: () => void;
   /** The one rollup writer of the database, shared with the catch-up (default: its own). */
   rollupWriter?: RollupWriter;
+  /**
+   * Fold each tick into the rollups in its own transaction (the default). Off, the caller folds
+   * (`foldRollups`) when it chooses: the sampler's batches do it every few minutes (batched-ticks.ts).
+   */
+  foldOnInsert?: boolean;
 }
 
 /**
@@ -85,7 +90,7 @@ export class ReadingsRepo {
           this.#insert.run(greenhouseId, r.sensorType, r.takenAtMs, ...QUANTITY_KEYS.map((q) => r[q] ?? null), r.vpdUncertaintyKpa ?? null).lastInsertRowid,
         ),
       );
-      if (this.#rollups && backlogRows <= INLINE_FOLD_MAX_ROWS) this.#rollups.foldPending();
+      if (this.#rollups && this.options.foldOnInsert !== false && backlogRows <= INLINE_FOLD_MAX_ROWS) this.#rollups.foldPending();
       return ids;
     });
     this.#newest = new NewestReading(sqlite, { rollups: useRollups });
@@ -96,7 +101,7 @@ export class ReadingsRepo {
     if (rows.length === 0) return [];
     const ids = this.#insertTick(greenhouseId, rows);
     // Behind by more than a tick folds: the rows are stored, the catch-up folds them in slices.
-    if (this.#rollups && this.#rollups.pendingRows() > 0) this.options.onRollupBacklog?.();
+    if (this.#rollups && this.#rollups.pendingRows() > INLINE_FOLD_MAX_ROWS) this.options.onRollupBacklog?.();
     return rows.map((r, i) => readingFromRow(rowOfNewReading(ids[i]!, greenhouseId, r)));
   }
 
