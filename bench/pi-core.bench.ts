@@ -9,6 +9,7 @@
 //
 //   npx tsx bench/pi-core.bench.ts      BENCH_DAYS=2 for a shorter history, BENCH_IDLE_S for the idle window
 //   BENCH_ONLY=history                   history reads and six Last Week loads only (no idle, previews, export, MQTT)
+//   BENCH_ONLY=idle                      cold start, the daily backup and the idle window only (bytes written)
 //   BENCH_CPU_PROF=<dir>                 the gateway writes a V8 .cpuprofile there when it stops (where the time goes)
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -32,6 +33,7 @@ const BIRTHS = Number(process.env.BENCH_MQTT_BIRTHS ?? 5_000);
 const JUNK_COMMANDS = Number(process.env.BENCH_MQTT_JUNK ?? 1_000);
 const JUNK_BYTES = 4_096;
 const ONLY_HISTORY = process.env.BENCH_ONLY === 'history';
+const ONLY_IDLE = process.env.BENCH_ONLY === 'idle';
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 const DAY_S = 86_400;
 const MB = 1e6;
@@ -193,8 +195,8 @@ async function runOnce(template: string, broker: Broker, quota: CpuQuota | null)
     const token = await signUp(http, dataDir);
 
     if (!ONLY_HISTORY) await idleFigures(gateway.pid, dataDir, figures);
-    await historyFigures(gateway.url, http, token, figures);
-    if (!ONLY_HISTORY) await heavyFigures(gateway.pid, gateway.url, http, token, broker, figures);
+    if (!ONLY_IDLE) await historyFigures(gateway.url, http, token, figures);
+    if (!ONLY_HISTORY && !ONLY_IDLE) await heavyFigures(gateway.pid, gateway.url, http, token, broker, figures);
     if (quota) figures['throttled by the quota s'] = quota.throttledMs() / 1000;
   } finally {
     await gateway.stop();

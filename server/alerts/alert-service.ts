@@ -1,3 +1,4 @@
+import { evaluateBackup } from './backup-alert.ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.ts';
 import type { Alert, AlertStats, Severity } from '../contract/alert.ts';
@@ -62,6 +63,7 @@ export class AlertService {
       }),
       bus.on('sensorInstanceHealthChanged', OWNER, (event) => this.#apply(evaluateInstanceHealth(event, this.deps.repo.activeByCause()))),
       bus.on('safetyEvent', OWNER, (event) => this.#apply(evaluateSafety(event, this.deps.repo.activeByCause()))),
+      bus.on('backupOutcome', OWNER, (event) => this.#apply(evaluateBackup(event, this.deps.repo.activeByCause()))),
     ];
   }
 

@@ -212,6 +212,18 @@ export const ConfigSchema = Type.Object({
     },
     { default: {} },
   ),
+  /**
+   * Where backups go (docs/storage.md, Backups). Unset: `backups/` in the data dir. Set (an absolute
+   * path, e.g. a USB stick mounted at /media/greenhouse-backup): there only; when it is missing, not
+   * writable or not a mounted disk of its own, the backup is skipped with an alert, never written to
+   * the SD card instead.
+   */
+  backup: Type.Object(
+    {
+      dir: Type.Optional(Type.String({ minLength: 2, pattern: '^/' })),
+    },
+    { default: {} },
+  ),
   mqtt: Mqtt,
   smtp: Type.Union(
     [

@@ -33,6 +33,8 @@ export const KNOWN_ALERT_TYPES = [
   'SENSOR_LOSS',
   'HEATER_CUTOFF',
   'CONDENSATION_RISK',
+  /** The configured backup disk was missing, not writable or not mounted: no backup was written (docs/storage.md). */
+  'BACKUP_SKIPPED',
 ] as const;
 
 export const Alert = Type.Object({

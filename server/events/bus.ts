@@ -49,6 +49,8 @@ export interface GatewayEvents {
   deviceRemoved: { greenhouseId: string; deviceId: string };
   /** A safety interlock engaged (active=true) or released (active=false). */
   safetyEvent: { greenhouseId: string; kind: SafetyKind; deviceId: string; active: boolean; message: string; at: string };
+  /** A scheduled backup was written (written=true) or skipped because its target was unusable (reason). */
+  backupOutcome: { written: true; dir: string; path: string } | { written: false; dir: string; reason: string };
   alertRaised: { alert: Alert };
   alertResolved: { alert: Alert };
   settingsChanged: { settings: Settings; previous: Settings };

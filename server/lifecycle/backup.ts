@@ -3,36 +3,56 @@ import { join } from 'node:path';
 import { startModuleWorker } from '../db/worker.ts';
 
 export const BACKUPS_DIR = 'backups';
+/** Essential backups kept (one a day: a week). */
 export const BACKUPS_KEPT = 7;
-const BACKUP_NAME = /^greenhouse-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})\.db$/;
+/** Full backups kept (one a week: a fortnight of raw readings recoverable). */
+export const FULL_BACKUPS_KEPT = 2;
+/** A full backup (raw readings included) is taken when the newest is this old; the others are essential. */
+export const FULL_BACKUP_EVERY_MS = 7 * 24 * 60 * 60_000;
+
+/**
+ * `full`: everything (VACUUM INTO). `essential`: everything but the raw readings' rows (accounts,
+ * settings, devices, alerts, control log, rollups): what cannot be rebuilt, small enough to copy daily.
+ */
+export type BackupKind = 'full' | 'essential';
+const ESSENTIAL_SUFFIX = '-essential';
+const BACKUP_NAME = /^greenhouse-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})(-essential)?\.db$/;
 /** A backup being written; never matches BACKUP_NAME, so a crash mid-copy leaves no "complete" file. */
 const PARTIAL_SUFFIX = '.partial';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** greenhouse-YYYYMMDD-HHMMSS.db in UTC (the appliance's clock may not know its zone). */
-export function backupFileName(atMs: number): string {
+/** greenhouse-YYYYMMDD-HHMMSS.db (full) or ...-essential.db, in UTC (the appliance's clock may not know its zone). */
+export function backupFileName(atMs: number, kind: BackupKind = 'full'): string {
   const d = new Date(atMs);
-  return `greenhouse-${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}-${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}.db`;
+  const suffix = kind === 'essential' ? ESSENTIAL_SUFFIX : '';
+  return `greenhouse-${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}-${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}${suffix}.db`;
+}
+
+/** Which kind a backup's name says it is; null for any other file. */
+export function backupKindOf(fileName: string): BackupKind | null {
+  const m = BACKUP_NAME.exec(fileName);
+  if (!m) return null;
+  return m[7] ? 'essential' : 'full';
 }
 
 /** The time a backup was taken, from its name; null for any other file. */
 export function backupTimeMs(fileName: string): number | null {
   const m = BACKUP_NAME.exec(fileName);
   if (!m) return null;
-  const [, y, mo, d, h, mi, s] = m.map(Number);
+  const [, y, mo, d, h, mi, s] = m.slice(0, 7).map(Number);
   return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
 }
 
-/** Complete backups in `dir`, oldest first. */
-export function listBackups(dir: string): string[] {
+/** Complete backups in `dir` (of one kind, or both), oldest first. */
+export function listBackups(dir: string, kind?: BackupKind): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return [];
   }
-  return names.filter((n) => BACKUP_NAME.test(n)).sort();
+  return names.filter((n) => (kind ? backupKindOf(n) === kind : BACKUP_NAME.test(n))).sort((a, b) => backupTimeMs(a)! - backupTimeMs(b)! || a.localeCompare(b));
 }
 
 function fsyncPath(path: string, flags: string): void {
@@ -54,14 +74,13 @@ function fsyncPath(path: string, flags: string): void {
  * finish; from the main connection it would run on the event loop. VACUUM INTO reads one snapshot and
  * also leaves the copy compact.
  */
-export async function writeBackup(dbPath: string, dataDir: string, atMs: number, keep = BACKUPS_KEPT): Promise<string> {
-  const dir = join(dataDir, BACKUPS_DIR);
+export async function writeBackup(dbPath: string, dir: string, atMs: number, kind: BackupKind = 'full'): Promise<string> {
   mkdirSync(dir, { recursive: true });
-  const finalPath = join(dir, backupFileName(atMs));
+  const finalPath = join(dir, backupFileName(atMs, kind));
   const partialPath = finalPath + PARTIAL_SUFFIX;
   rmSync(partialPath, { force: true });
   try {
-    await runBackupWorker(dbPath, partialPath);
+    await runBackupWorker(dbPath, partialPath, kind);
     renameSync(partialPath, finalPath);
     // The rename itself must reach the disk, or a power cut can bring back the old directory entry.
     fsyncPath(dir, 'r');
@@ -69,13 +88,13 @@ export async function writeBackup(dbPath: string, dataDir: string, atMs: number,
     rmSync(partialPath, { force: true });
     throw err;
   }
-  pruneBackups(dir, keep);
+  pruneBackups(dir);
   return finalPath;
 }
 
-function runBackupWorker(dbPath: string, partialPath: string): Promise<void> {
+function runBackupWorker(dbPath: string, partialPath: string, kind: BackupKind): Promise<void> {
   return new Promise((resolve, reject) => {
-    const worker = startModuleWorker(import.meta.url, 'backup-worker', { dbPath, partialPath });
+    const worker = startModuleWorker(import.meta.url, 'backup-worker', { dbPath, partialPath, kind });
     let answered = false;
     worker.once('message', (message: { ok?: true; error?: string }) => {
       answered = true;
@@ -92,10 +111,10 @@ function runBackupWorker(dbPath: string, partialPath: string): Promise<void> {
   });
 }
 
-/** Deletes all but the newest `keep` backups, and leftovers of interrupted ones. */
-export function pruneBackups(dir: string, keep = BACKUPS_KEPT): string[] {
+/** Deletes all but the newest BACKUPS_KEPT essential and FULL_BACKUPS_KEPT full backups, and leftovers of interrupted ones. */
+export function pruneBackups(dir: string): string[] {
   const removed: string[] = [];
-  mkdirSync(dir, { recursive: true });
+  // No mkdir here: a configured backup disk that is not mounted must not grow a directory on the SD card.
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -106,8 +125,11 @@ export function pruneBackups(dir: string, keep = BACKUPS_KEPT): string[] {
     rmSync(join(dir, name), { force: true });
     removed.push(name);
   }
-  const complete = listBackups(dir);
-  for (const name of complete.slice(0, Math.max(0, complete.length - keep))) {
+  const beyondKept = (kind: BackupKind, keep: number) => {
+    const complete = listBackups(dir, kind);
+    return complete.slice(0, Math.max(0, complete.length - keep));
+  };
+  for (const name of [...beyondKept('essential', BACKUPS_KEPT), ...beyondKept('full', FULL_BACKUPS_KEPT)]) {
     // With its side files, in case someone opened it in WAL mode.
     for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(join(dir, name + suffix), { force: true });
     removed.push(name);

@@ -1,12 +1,14 @@
 import { SerialQueue } from '../../common/delay.ts';
 import type { Logger } from 'pino';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Clock, TimerHandle } from '../../common/clock.ts';
 import { AUTO_VACUUM } from '../db/auto-vacuum.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
-import { BACKUPS_DIR, backupTimeMs, listBackups, pruneBackups, writeBackup } from './backup.ts';
+import { BACKUPS_DIR, FULL_BACKUP_EVERY_MS, backupTimeMs, listBackups, pruneBackups, writeBackup, type BackupKind } from './backup.ts';
+import { resolveBackupTarget, type BackupTarget } from './backup-target.ts';
 import { foldAllPending } from '../history/rollup-catch-up.ts';
 import { RollupWriter } from '../history/rollup-writer.ts';
 import { pruneOlderThan, pruneRollups, retentionCutoffMs, type PruneResult } from './retention.ts';
@@ -29,6 +31,10 @@ export interface DataLifecycleDeps {
    * date, and a cut-off computed from it could delete weeks that retention should keep. Default: true.
    */
   clockSynchronised?: () => boolean;
+  /** `backup.dir` of the config: backups go there only (backup-target.ts); unset, `backups/` in the data dir. */
+  backupDir?: string;
+  /** The device a path is on (tests); default `stat().dev`. */
+  deviceOf?: (path: string) => number;
 }
 
 /**
@@ -51,15 +57,24 @@ export class DataLifecycle {
   }
 
   get backupsDir(): string {
-    return join(this.deps.dataDir, BACKUPS_DIR);
+    return this.deps.backupDir ?? join(this.deps.dataDir, BACKUPS_DIR);
+  }
+
+  #backupTarget(): BackupTarget {
+    return resolveBackupTarget({ dataDir: this.deps.dataDir, configuredDir: this.deps.backupDir, deviceOf: this.deps.deviceOf });
   }
 
   start(): void {
     this.#stopped = false;
-    const dir = this.backupsDir;
-    pruneBackups(dir); // leftovers of a backup interrupted by a crash
-    const newest = listBackups(dir).at(-1);
-    this.#lastBackupMs = newest ? backupTimeMs(newest) : null;
+    const target = this.#backupTarget();
+    if (target.ok) {
+      mkdirSync(target.dir, { recursive: true });
+      pruneBackups(target.dir); // leftovers of a backup interrupted by a crash
+      const newest = listBackups(target.dir).at(-1);
+      this.#lastBackupMs = newest ? backupTimeMs(newest) : null;
+    } else {
+      this.deps.logger.warn({ dir: target.dir, reason: target.reason }, 'the backup disk is not usable now; backups are skipped until it is');
+    }
     if (this.deps.sqlite.pragma('auto_vacuum', { simple: true }) !== AUTO_VACUUM.incremental) {
       this.deps.logger.info({}, 'database is not in incremental auto-vacuum mode (too large to convert at start): pruned space is reused, not returned; see docs/storage.md');
     }
@@ -109,16 +124,35 @@ export class DataLifecycle {
     });
   }
 
-  /** Writes a backup now, whatever the schedule and the autoBackup setting say. */
+  /**
+   * Writes a backup now, whatever the schedule and the autoBackup setting say: a full one when the
+   * newest full backup is a week old (or there is none), else an essential one (backup.ts). Skipped,
+   * with a BACKUP_SKIPPED alert, when a configured backup disk is not usable: never onto the SD card.
+   */
   backupNow(): Promise<string | null> {
     return this.#enqueue(async () => {
       if (this.#stopped) return null;
       const atMs = this.deps.clock.now();
-      const path = await writeBackup(this.deps.sqlite.name, this.deps.dataDir, atMs);
+      const target = this.#backupTarget();
+      if (!target.ok) {
+        this.deps.logger.warn({ dir: target.dir, reason: target.reason }, 'backup skipped');
+        this.deps.bus.emit('backupOutcome', { written: false, dir: target.dir, reason: target.reason });
+        return null;
+      }
+      const kind = this.#kindDue(target.dir, atMs);
+      const path = await writeBackup(this.deps.sqlite.name, target.dir, atMs, kind);
       this.#lastBackupMs = atMs;
-      this.deps.logger.info({ path }, 'backup written');
+      this.deps.logger.info({ path, kind }, 'backup written');
+      this.deps.bus.emit('backupOutcome', { written: true, dir: target.dir, path });
       return path;
     });
+  }
+
+  #kindDue(dir: string, atMs: number): BackupKind {
+    const newestFull = listBackups(dir, 'full').at(-1);
+    const fullAtMs = newestFull ? backupTimeMs(newestFull)! : null;
+    // abs: a wall clock stepped back must not leave raw readings without a backup for ever.
+    return fullAtMs === null || Math.abs(atMs - fullAtMs) >= FULL_BACKUP_EVERY_MS ? 'full' : 'essential';
   }
 
   #backupIfDue(): Promise<string | null> {

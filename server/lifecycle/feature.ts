@@ -18,6 +18,7 @@ export function createLifecycleFeature(ctx: AppContext): LifecycleFeature {
     clock: ctx.clock,
     logger: featureLogger(ctx, 'lifecycle'),
     clockSynchronised: () => ctx.clockSync.synchronised(),
+    backupDir: ctx.config.backup.dir,
   });
   return {
     name: 'lifecycle',

@@ -2,6 +2,8 @@ import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import type { Clock, TimerHandle } from '../../common/clock.ts';
 import type { Reading, SensorType } from '../contract/reading.ts';
+// A larger backlog (a restored database) is the catch-up's, in slices: a fold here stays bounded.
+import { INLINE_FOLD_MAX_ROWS } from '../history/rollup-catch-up.ts';
 import type { NewReading, ReadingsRepo } from './readings-repo.ts';
 import { readingFromRow, rowOfNewReading } from './reading-row.ts';
 
@@ -9,15 +11,26 @@ import { readingFromRow, rowOfNewReading } from './reading-row.ts';
 export const FLUSH_EVERY_MS = 60_000;
 /** Rows held at most (a minute at 1 s of a dozen sensors is ~700): past this the batch is committed at once. */
 export const MAX_PENDING_ROWS = 2_000;
+/**
+ * The rollups are folded in with the batch this often, not at every commit: each fold rewrites pages of
+ * three rollup levels and the watermark, 45 % of what a commit wrote once the time index was alone
+ * (docs/storage.md, SD card). History reads fold first (`flush({ foldRollups: true })`), so they never
+ * miss a committed row, and a crash leaves only a watermark behind, which the catch-up folds at start.
+ */
+export const FOLD_EVERY_MS = 10 * 60_000;
+/** Folded with the next commit however recent the last fold, so an inline fold stays small. */
+export const FOLD_AT_ROWS = 1_000;
 
 export interface BatchedTicksOptions {
-  repo: Pick<ReadingsRepo, 'insertTick' | 'latest' | 'lastTakenAtMs'>;
+  repo: Pick<ReadingsRepo, 'insertTick' | 'latest' | 'lastTakenAtMs'> & Partial<Pick<ReadingsRepo, 'foldRollups' | 'pendingRollupRows'>>;
   /** The repository's connection: a batch of ticks is one transaction on it. */
   sqlite: Database.Database;
   clock: Clock;
   logger: Logger;
   flushEveryMs?: number;
   maxPendingRows?: number;
+  /** Default FOLD_EVERY_MS; only when the repo does not fold on insert (ReadingsRepo `foldOnInsert: false`). */
+  foldEveryMs?: number;
 }
 
 interface PendingTick {
@@ -37,7 +50,8 @@ interface PendingTick {
  */
 export class BatchedTicks {
   readonly #options: BatchedTicksOptions;
-  readonly #commit: (ticks: readonly PendingTick[]) => void;
+  readonly #commit: (ticks: readonly PendingTick[], fold: boolean) => void;
+  #lastFoldMs: number;
   #pending: PendingTick[] = [];
   #pendingRows = 0;
   #timer: TimerHandle | null = null;
@@ -46,9 +60,11 @@ export class BatchedTicks {
   constructor(options: BatchedTicksOptions) {
     this.#options = options;
     // Each tick's insertTick becomes a savepoint inside this one transaction: one commit, one fsync.
-    this.#commit = options.sqlite.transaction((ticks: readonly PendingTick[]) => {
+    this.#commit = options.sqlite.transaction((ticks: readonly PendingTick[], fold: boolean) => {
       for (const tick of ticks) options.repo.insertTick(tick.greenhouseId, tick.rows);
+      if (fold) options.repo.foldRollups?.(INLINE_FOLD_MAX_ROWS);
     });
+    this.#lastFoldMs = options.clock.now();
   }
 
   /** Ticks waiting to be committed. */
@@ -69,7 +85,8 @@ export class BatchedTicks {
   stop(): void {
     if (this.#timer) this.#options.clock.clearTimeout(this.#timer);
     this.#timer = null;
-    this.flush();
+    // Folded too: a clean stop leaves the rollups current, the next start has nothing to catch up.
+    this.flush({ foldRollups: true });
   }
 
   /**
@@ -108,12 +125,23 @@ export class BatchedTicks {
     return newest;
   }
 
-  /** Commits the held ticks now. A failed commit keeps them for the next try (up to the bound). */
-  flush(): void {
-    if (this.#pending.length === 0) return;
+  /**
+   * Commits the held ticks now, folding the rollups with them when that is due or asked for (a history
+   * read). A failed commit keeps them for the next try (up to the bound).
+   */
+  flush(options: { foldRollups?: boolean } = {}): void {
+    const fold = this.#foldDue(options.foldRollups === true);
+    if (this.#pending.length === 0) {
+      if (fold) {
+        this.#options.repo.foldRollups?.(INLINE_FOLD_MAX_ROWS);
+        this.#lastFoldMs = this.#options.clock.now();
+      }
+      return;
+    }
     const ticks = this.#pending;
     try {
-      this.#commit(ticks);
+      this.#commit(ticks, fold);
+      if (fold) this.#lastFoldMs = this.#options.clock.now();
       this.#pending = [];
       this.#pendingRows = 0;
       this.#committedBatches++;
@@ -121,6 +149,16 @@ export class BatchedTicks {
       this.#options.logger.error({ err, rows: this.#pendingRows }, 'committing a batch of readings failed; kept for the next try');
       this.#dropBeyondBound();
     }
+  }
+
+  #foldDue(asked: boolean): boolean {
+    const { repo, clock } = this.#options;
+    if (!repo.foldRollups || !repo.pendingRollupRows) return false;
+    const unfolded = repo.pendingRollupRows() + this.#pendingRows;
+    if (unfolded === 0) return false;
+    // Since last fold, on either side of a wall-clock step.
+    const sinceFoldMs = Math.abs(clock.now() - this.#lastFoldMs);
+    return asked || unfolded >= FOLD_AT_ROWS || sinceFoldMs >= (this.#options.foldEveryMs ?? FOLD_EVERY_MS);
   }
 
   #arm(): void {

@@ -26,7 +26,8 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
   // One rollup writer: the tick's inline fold and the background catch-up share its statements and state.
   const rollupWriter = new RollupWriter(ctx.database.sqlite);
   const catchUp = new RollupCatchUp({ writer: rollupWriter, log: logger });
-  const repo = new ReadingsRepo(ctx.database.sqlite, { rollupWriter, onRollupBacklog: () => catchUp.kick() });
+  // The batches fold the rollups every few minutes, not every commit (batched-ticks.ts: the SD card).
+  const repo = new ReadingsRepo(ctx.database.sqlite, { rollupWriter, onRollupBacklog: () => catchUp.kick(), foldOnInsert: false });
   const batches = new BatchedTicks({ repo, sqlite: ctx.database.sqlite, clock, logger });
   // A wall clock stepped back never writes readings into the past of the history (docs/hardware.md).
   const monotone = new MonotoneReadings({
@@ -53,9 +54,9 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
     catchUp,
     batches,
     async registerRoutes(api) {
-      // A history read wants the newest readings too: the held batch is committed first.
+      // A history read wants the newest readings too: the held batch is committed and folded first.
       const historyReady = () => {
-        batches.flush();
+        batches.flush({ foldRollups: true });
         return catchUp.whenCurrent();
       };
       // Any write on the gateway's connection (total_changes) or another's (data_version) is a new version.

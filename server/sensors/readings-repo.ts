@@ -7,7 +7,8 @@ import { INLINE_FOLD_MAX_ROWS } from '../history/rollup-catch-up.ts';
 import { FIELD_COLUMNS, HOUR_MS, type FieldColumn } from '../history/rollup-levels.ts';
 import { RollupWriter } from '../history/rollup-writer.ts';
 import { climateMetrics } from './climate-metrics.ts';
-import { FIELD_OF_COLUMN, MAIN_FIELD, readingFromRow, rowOfNewReading, type ReadingRow } from './reading-row.ts';
+import { NewestReading } from './newest-reading.ts';
+import { FIELD_OF_COLUMN, MAIN_FIELD, readingFromRow, rowOfNewReading } from './reading-row.ts';
 import { QUANTITY_KEYS, type QuantityKey } from '../../common/catalogue.ts';
 
 /** One zone's values from one tick (the median of its sensors), stamped with the clock at read time. */
@@ -55,6 +56,11 @@ export interface ReadingsRepoOptions {
   onRollupBacklog?: () => void;
   /** The one rollup writer of the database, shared with the catch-up (default: its own). */
   rollupWriter?: RollupWriter;
+  /**
+   * Fold each tick into the rollups in its own transaction (the default). Off, the caller folds
+   * (`foldRollups`) when it chooses: the sampler's batches do it every few minutes (batched-ticks.ts).
+   */
+  foldOnInsert?: boolean;
 }
 
 /**
@@ -64,8 +70,7 @@ export interface ReadingsRepoOptions {
 export class ReadingsRepo {
   readonly #insert: Database.Statement;
   readonly #insertTick: (greenhouseId: string, rows: readonly NewReading[]) => number[];
-  readonly #latest: Database.Statement;
-  readonly #lastTakenAt: Database.Statement;
+  readonly #newest: NewestReading;
   readonly #rollups: RollupWriter;
   readonly #queries: HistoryAggregator;
 
@@ -84,15 +89,10 @@ export class ReadingsRepo {
           this.#insert.run(greenhouseId, r.sensorType, r.takenAtMs, ...QUANTITY_KEYS.map((q) => r[q] ?? null), r.vpdUncertaintyKpa ?? null).lastInsertRowid,
         ),
       );
-      if (backlogRows <= INLINE_FOLD_MAX_ROWS) this.#rollups.foldPending();
+      if (this.options.foldOnInsert !== false && backlogRows <= INLINE_FOLD_MAX_ROWS) this.#rollups.foldPending();
       return ids;
     });
-    this.#latest = sqlite.prepare(
-      `SELECT * FROM readings WHERE sensor_type = ? AND greenhouse_id = ? ORDER BY taken_at DESC, id DESC LIMIT 1`,
-    );
-    this.#lastTakenAt = sqlite.prepare(
-      `SELECT max(taken_at) AS taken_at FROM readings WHERE sensor_type = ? AND greenhouse_id = ?`,
-    );
+    this.#newest = new NewestReading(sqlite);
   }
 
   /** Stores one tick's readings in ONE transaction (their rollups too); returns them as the wire sees them. */
@@ -100,7 +100,7 @@ export class ReadingsRepo {
     if (rows.length === 0) return [];
     const ids = this.#insertTick(greenhouseId, rows);
     // Behind by more than a tick folds: the rows are stored, the catch-up folds them in slices.
-    if (this.#rollups.pendingRows() > 0) this.options.onRollupBacklog?.();
+    if (this.#rollups.pendingRows() > INLINE_FOLD_MAX_ROWS) this.options.onRollupBacklog?.();
     return rows.map((r, i) => readingFromRow(rowOfNewReading(ids[i]!, greenhouseId, r)));
   }
 
@@ -118,15 +118,15 @@ export class ReadingsRepo {
   latest(greenhouseId: string): Reading[] {
     const out: Reading[] = [];
     for (const type of SENSOR_TYPES) {
-      const row = this.#latest.get(type, greenhouseId) as ReadingRow | undefined;
+      const row = this.#newest.find(greenhouseId, type);
       if (row) out.push(readingFromRow(row));
     }
     return out;
   }
 
   lastTakenAtMs(greenhouseId: string, sensorType: SensorType): number | null {
-    const row = this.#lastTakenAt.get(sensorType, greenhouseId) as { taken_at: number | null };
-    return row.taken_at;
+    const row = this.#newest.find(greenhouseId, sensorType);
+    return row ? Number(row.taken_at) : null;
   }
 
   /**

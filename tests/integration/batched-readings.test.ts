@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock.ts';
 import { DATABASE_FILE } from '../../server/db/open.ts';
-import { FLUSH_EVERY_MS } from '../../server/sensors/batched-ticks.ts';
+import { FLUSH_EVERY_MS, FOLD_EVERY_MS } from '../../server/sensors/batched-ticks.ts';
 import { fakeSensors, hardwareWith } from '../support/fake-sensors.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser } from '../support/http.ts';
@@ -70,6 +70,37 @@ describe('batched readings', () => {
     expect(points(after.body)).toBe(points(history.body) + 1);
   });
 
+  it('folds the rollups every few minutes rather than at every commit, and at once before a history read', async () => {
+    const { http, token, tick, gw } = await setup();
+    const watermark = () => (gw.database.sqlite.prepare('SELECT coalesce(max(folded_through_id), 0) FROM rollup_watermark').pluck().get() as number);
+    const maxId = () => (gw.database.sqlite.prepare('SELECT coalesce(max(id), 0) FROM readings').pluck().get() as number);
+    await tick((2 * FLUSH_EVERY_MS) / 1000 / INTERVAL_S); // past the first retention run (it folds too, hourly)
+    await http.get('/api/sensors/historical/default?hours=24', token); // folds what is there
+    expect(watermark()).toBe(maxId());
+    const foldedAt = gw.clock.now();
+
+    // One committed batch: its rows are stored but not folded (the rollup pages stay untouched).
+    const batches = gw.batches.committedBatches;
+    await tick(FLUSH_EVERY_MS / 1000 / INTERVAL_S);
+    expect(gw.batches.committedBatches).toBe(batches + 1);
+    expect(maxId()).toBeGreaterThan(watermark());
+    const firstBatchId = maxId();
+
+    // The batch committed once the fold is due carries the fold.
+    while (gw.clock.now() - foldedAt < FOLD_EVERY_MS + FLUSH_EVERY_MS) await tick(1);
+    expect(watermark()).toBeGreaterThan(firstBatchId);
+
+    // A history read folds what is committed and held, and answers with it.
+    await tick(FLUSH_EVERY_MS / 1000 / INTERVAL_S);
+    expect(maxId()).toBeGreaterThan(watermark());
+    const history = await http.get('/api/sensors/historical/default?hours=24', token);
+    expect(history.status).toBe(200);
+    expect(gw.batches.pendingRows).toBe(0);
+    expect(watermark()).toBe(maxId());
+    const rolled = gw.database.sqlite.prepare(`SELECT sum(n) FROM reading_rollups WHERE resolution_ms = 60000`).pluck().get() as number;
+    expect(rolled).toBe(gw.database.sqlite.prepare('SELECT count(*) FROM readings').pluck().get());
+  });
+
   it('commits the batch on a clean stop', async () => {
     const { tick, gw: gateway } = await setup();
     await tick(2);
@@ -80,6 +111,8 @@ describe('batched readings', () => {
     const reopened = new Database(`${gateway.dataDir}/${DATABASE_FILE}`, { readonly: true });
     try {
       expect(reopened.prepare('SELECT count(*) FROM readings').pluck().get()).toBe(committed + held);
+      // and folds it: the next start has no rollup backlog.
+      expect(reopened.prepare('SELECT max(folded_through_id) FROM rollup_watermark').pluck().get()).toBe(reopened.prepare('SELECT max(id) FROM readings').pluck().get());
     } finally {
       reopened.close();
     }

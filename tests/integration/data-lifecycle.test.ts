@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock.ts';
-import { BACKUPS_KEPT, backupFileName } from '../../server/lifecycle/backup.ts';
+import { BACKUPS_KEPT, FULL_BACKUPS_KEPT, backupFileName, backupKindOf } from '../../server/lifecycle/backup.ts';
 import { FIRST_RUN_DELAY_MS, LIFECYCLE_TICK_MS } from '../../server/lifecycle/data-lifecycle.ts';
 import { PRUNE_BATCH_ROWS, pruneOlderThan } from '../../server/lifecycle/retention.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
@@ -116,7 +116,7 @@ describe('retention pruning', () => {
 });
 
 describe('automatic backups', () => {
-  it('writes a daily online backup that opens and passes integrity_check, keeping the last seven', async () => {
+  it('writes a daily online backup that opens and passes integrity_check: a full one a week, essential ones between, the last seven and two kept', async () => {
     const clock = new ManualClock();
     const { gw } = await start(clock);
     seedReadings(gw.database.sqlite, [{ takenAtMs: clock.now(), temperatureC: 24.5 }]);
@@ -137,17 +137,20 @@ describe('automatic backups', () => {
       copy.close();
     }
 
-    for (let hour = 0; hour < 24 * 9; hour++) {
+    for (let hour = 0; hour < 24 * 14; hour++) {
       clock.advance(LIFECYCLE_TICK_MS);
       await gw.lifecycle.idle();
     }
+    // One a day at the time of the first, for 15 days: full on days 0, 7, 14 (the newest two kept), essential on the others.
     const names = readdirSync(dir).sort();
-    expect(names).toHaveLength(BACKUPS_KEPT);
-    // One a day at the time of the first: after nine more days the newest is now, the oldest kept six days ago.
-    expect(names).toEqual(Array.from({ length: BACKUPS_KEPT }, (_, i) => backupFileName(clock.now() - (BACKUPS_KEPT - 1 - i) * DAY_MS)));
+    const dayOf = (offsetDays: number, kind: 'full' | 'essential') => backupFileName(clock.now() - (14 - offsetDays) * DAY_MS, kind);
+    const essentialDays = [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13];
+    expect(names.filter((n) => backupKindOf(n) === 'full')).toEqual([7, 14].map((d) => dayOf(d, 'full')));
+    expect(names.filter((n) => backupKindOf(n) === 'essential')).toEqual(essentialDays.slice(-BACKUPS_KEPT).map((d) => dayOf(d, 'essential')));
+    expect(names).toHaveLength(BACKUPS_KEPT + FULL_BACKUPS_KEPT);
     expect(names).not.toContain(first);
-    for (const name of names) expect(name).toMatch(/^greenhouse-\d{8}-\d{6}\.db$/);
-  });
+    for (const name of names) expect(name).toMatch(/^greenhouse-\d{8}-\d{6}(-essential)?\.db$/);
+  }, 120_000);
 
   it('takes none while autoBackup is off, and one as soon as it is turned on', async () => {
     const clock = new ManualClock();

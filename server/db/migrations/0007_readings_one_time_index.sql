@@ -1,0 +1,1 @@
+DROP INDEX `readings_sensor_type_taken_at_idx`;
