@@ -4,7 +4,7 @@
 // WAL lets both write), so it needs a shell on the Pi and read access to the data dir, nothing else.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDataDir } from './appliance/data-dir.ts';
+import { ensurePrivateDataDir } from './db/data-dir.ts';
 import { SetupCode } from './auth/setup-code.ts';
 import { UsersRepo } from './auth/users-repo.ts';
 import { ConfigError, loadConfig } from './config/load.ts';

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,4 +15,13 @@ export function packageRoot(fromUrl: string): string {
     dir = parent;
   }
   return dir;
+}
+
+/** The app's version from the package.json at the package root (source or compiled build alike). */
+export function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(packageRoot(import.meta.url), 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }

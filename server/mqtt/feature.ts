@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SystemClock, type Clock } from '../../common/clock.ts';
-import { packageVersion } from '../appliance/health-feature.ts';
+import { packageVersion } from '../package-root.ts';
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
 import { isTopicSafeDeviceId } from '../contract/common.ts';

@@ -10,6 +10,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import Value from 'typebox/value';
+import { ConfigSchema, type Config } from '../../server/config/schema.ts';
 import { createGateway, type Gateway, type GatewayOptions } from '../../server/gateway.ts';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -38,6 +40,8 @@ export interface GatewayForBrowserOptions {
   clock?: GatewayOptions['clock'];
 }
 
+const BROWSER_TEST_LIMITS: Config['limits'] = { ...(Value.Default(ConfigSchema, {}) as Config).limits, connectionsPerAddress: 1024 };
+
 export async function startGatewayForBrowser(options: GatewayForBrowserOptions = {}): Promise<BrowserGateway> {
   if (!existsSync(join(WEB_DIST, 'index.html'))) {
     throw new Error('web/dist is missing: run `npm run build` before the browser tests (npm test does).');
@@ -45,7 +49,9 @@ export async function startGatewayForBrowser(options: GatewayForBrowserOptions =
   const dataDir = options.restart?.dataDir ?? mkdtempSync(join(tmpdir(), 'greenhouse-browser-'));
   const gateway = await createGateway({
     env: {},
-    overrides: { ...options.overrides, dataDir, port: options.restart?.port ?? 0, host: '127.0.0.1', demo: options.demo ?? false },
+    // Every page of a test file comes from 127.0.0.1 and Chromium keeps idle sockets open, so the
+    // per-address connection cap (a guard against slow-header floods from one LAN host) is raised here.
+    overrides: { limits: { ...BROWSER_TEST_LIMITS }, ...options.overrides, dataDir, port: options.restart?.port ?? 0, host: '127.0.0.1', demo: options.demo ?? false },
     webRoot: WEB_DIST,
     hardware: options.hardware,
     clock: options.clock,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collectHealth, cpuTemperatureReader, healthStatus, type HealthSources } from '../../../server/appliance/health.ts';
+import { collectHealth, cpuTemperatureReader, healthStatus, type HealthSources } from '../../../server/health/health.ts';
 
 const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
 

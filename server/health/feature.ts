@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.ts';
@@ -7,21 +5,10 @@ import { Envelope } from '../contract/common.ts';
 import type { MqttStatus } from '../contract/fleet.ts';
 import type { Feature } from '../features.ts';
 import { ok } from '../http/reply.ts';
-import { packageRoot } from '../package-root.ts';
+import { packageVersion } from '../package-root.ts';
 import type { SamplingLoop } from '../sensors/sampling-loop.ts';
 import { collectHealth, cpuTemperatureReader, HealthAnswer, type HealthSources } from './health.ts';
 
-// From the sources or from the compiled dist/server/main.js alike.
-const PACKAGE_JSON = join(packageRoot(import.meta.url), 'package.json');
-
-/** The app's version from package.json (read once at start). */
-export function packageVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version?: string }).version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 interface HealthRoutesOptions {
   sources: HealthSources;
