@@ -11,21 +11,10 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 // @ts-expect-error plain JavaScript build script without type declarations
 import { buildServerIfStale, SERVER_ENTRY } from '../scripts/build-server.mjs';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../tests/support/chromium-flags.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-/** docs/decisions.md "Toolchain facts": as root Chromium needs --no-sandbox; the rest keep it off the network. */
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'] as const;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -33,7 +22,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 await buildServerIfStale();
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-lighthouse-'));
 const server = await startServerProcess({ GREENHOUSE_DATA_DIR: dataDir, GREENHOUSE_HARDWARE: 'simulator' }, 60_000, [SERVER_ENTRY]);
-const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROMIUM_FLAGS });
+const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS });
 try {
   const scores: Record<string, number[]> = {};
   const metrics: Record<string, number[]> = {};

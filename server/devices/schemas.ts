@@ -37,29 +37,21 @@ export const ControlBody = Type.Object({ action: ControlAction });
 
 const Percent = Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]);
 const AnyNumber = Type.Union([Type.Number({ minimum: -100, maximum: 200 }), Type.Null()]);
+/** The six threshold rules, each in its own range; `offAt` (each rule's release point) takes the same. */
+const ruleNumbers = () => ({
+  temperatureHigh: Type.Optional(AnyNumber),
+  temperatureLow: Type.Optional(AnyNumber),
+  humidityHigh: Type.Optional(Percent),
+  humidityLow: Type.Optional(Percent),
+  soilMoistureLow: Type.Optional(Percent),
+  lightLevelLow: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 200000 }), Type.Null()])),
+});
 const AutomationRulesBody = Type.Object(
   {
-    temperatureHigh: Type.Optional(AnyNumber),
-    temperatureLow: Type.Optional(AnyNumber),
-    humidityHigh: Type.Optional(Percent),
-    humidityLow: Type.Optional(Percent),
-    soilMoistureLow: Type.Optional(Percent),
-    lightLevelLow: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 200000 }), Type.Null()])),
+    ...ruleNumbers(),
     schedule: Type.Optional(Type.Union([Schedule, Type.Null()])),
-    // Each rule's release point, in its rule's own range; the domain checks it lies on the right side.
-    offAt: Type.Optional(
-      Type.Object(
-        {
-          temperatureHigh: Type.Optional(AnyNumber),
-          temperatureLow: Type.Optional(AnyNumber),
-          humidityHigh: Type.Optional(Percent),
-          humidityLow: Type.Optional(Percent),
-          soilMoistureLow: Type.Optional(Percent),
-          lightLevelLow: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 200000 }), Type.Null()])),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    // The domain checks that each release point lies on the right side of its rule.
+    offAt: Type.Optional(Type.Object(ruleNumbers(), { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

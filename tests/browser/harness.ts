@@ -4,7 +4,6 @@
 // Each test file starts one gateway and one browser in beforeAll (two cores: keep it cheap) and opens
 // a fresh browser context per test, so localStorage never leaks between tests.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { rememberDataDir, setupCodeOf } from '../support/setup-code.ts';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,8 @@ import { afterAll, beforeAll } from 'vitest';
 import Value from 'typebox/value';
 import { ConfigSchema, type Config } from '../../server/config/schema.ts';
 import { createGateway, type Gateway, type GatewayOptions } from '../../server/gateway.ts';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../support/chromium-flags.ts';
+import { rememberDataDir, setupCodeOf } from '../support/setup-code.ts';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB_DIST = join(REPO_ROOT, 'web', 'dist');
@@ -75,21 +76,9 @@ export async function startGatewayForBrowser(options: GatewayForBrowserOptions =
   };
 }
 
-/** Flags from docs/decisions.md "Toolchain facts": root needs --no-sandbox; the rest keep Chromium off the network. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
 }
 
 /** Phone-sized (390 px, touch), or a viewport of its own (screenshots at a given width). */
