@@ -61,7 +61,7 @@ export async function startReceiver(flavour: Flavour) {
 }
 
 function answer(flavour: Flavour, entry: ReceivedRequest, response: ServerResponse): void {
-  const json = (status: number, value: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+  const json = (status: number, value: unknown): void => void response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
   switch (flavour.kind) {
     case 'webhook': {
       if (flavour.secret) {

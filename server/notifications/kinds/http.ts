@@ -25,13 +25,13 @@ export async function postHttp(url: string, init: { headers: Record<string, stri
   try {
     response = await fetch(url, { method: 'POST', headers: init.headers, body: init.body, signal: init.signal, redirect: 'manual' });
   } catch (err) {
-    throw new Error(reasonOf(err, init.signal));
+    throw new Error(reasonOf(err, init.signal), { cause: err });
   }
-  let text = '';
+  let text: string;
   try {
     text = await response.text();
   } catch (err) {
-    throw new Error(reasonOf(err, init.signal));
+    throw new Error(reasonOf(err, init.signal), { cause: err });
   }
   if (response.status < 200 || response.status > 299) {
     throw new Error(`HTTP ${response.status}${text ? `: ${text.slice(0, MAX_DETAIL_CHARS)}` : ''}`);

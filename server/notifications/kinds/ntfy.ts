@@ -8,7 +8,6 @@ export const NTFY_PRIORITY: Record<Severity, number> = { CRITICAL: 5, HIGH: 4, M
 
 /** Header values are Latin-1 on the wire; ntfy decodes RFC 2047 encoded words for anything else. */
 function headerText(value: string): string {
-  // eslint-disable-next-line no-control-regex
   return /^[\x20-\x7e]*$/.test(value) ? value : `=?UTF-8?B?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 

@@ -34,7 +34,7 @@ export function telegramSender(options: { apiUrl: string }): ChannelSender {
         return 'sent';
       } catch (err) {
         // The token is part of the API's address: keep it out of the delivery log.
-        throw new Error((err as Error).message.replaceAll(channel.secret ?? '\0', '<token>'));
+        throw new Error((err as Error).message.replaceAll(channel.secret ?? '\0', '<token>'), { cause: err });
       }
     },
   };
