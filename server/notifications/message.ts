@@ -18,7 +18,7 @@ export interface NotificationMessage {
 
 /** The dashboard's address of an alert; the Alerts screen offers to acknowledge the one named. */
 export function alertLink(publicUrl: string, alertId: string): string {
-  return `${publicUrl.replace(/\/+$/, '')}/alerts?acknowledge=${encodeURIComponent(alertId)}`;
+  return `${publicUrl.replace(/\/+$/, '')}/dashboard/alerts?acknowledge=${encodeURIComponent(alertId)}`;
 }
 
 export function alertMessage(alert: Alert, event: 'alert' | 'escalation', publicUrl: string): NotificationMessage {

@@ -72,7 +72,7 @@ describe('alerts delivered to local receivers through the outbox', () => {
     expect(push.path).toBe('/greenhouse-alerts');
     expect(push.headers.priority).toBe('5');
     expect(push.headers.title).toBe('CRITICAL: TANK EMPTY');
-    expect(push.headers.click).toBe(`${PUBLIC_URL}/alerts?acknowledge=${id}`);
+    expect(push.headers.click).toBe(`${PUBLIC_URL}/dashboard/alerts?acknowledge=${id}`);
     expect(push.body).toContain('TANK_EMPTY now');
 
     const bot = telegram.received.at(-1)!;
