@@ -130,6 +130,8 @@ describe('alert channels, delivery log and the critical banner', () => {
     await banner.waitFor({ state: 'detached' });
     const alert = (await http().get('/api/alerts/active/greenhouse-001', token)).body.data.find((a: any) => a._id === id);
     expect(alert).toMatchObject({ acknowledgedBy: 'grower' });
+    await page.goto('/dashboard/alerts');
+    await page.locator(`[data-alert-id="${id}"]`).getByText('Seen by grower').first().waitFor();
 
     // Both channels got the alert; the log on the phone says so with the attempts.
     await page.goto('/dashboard/settings');
