@@ -158,3 +158,42 @@ describe('alerts delivered to local receivers through the outbox', () => {
     expect((await http.post('/api/notifications/channels/nobody/test', {}, admin)).status).toBe(404);
   });
 });
+
+describe('a flapping alert does not buzz a phone all night', () => {
+  it('the same kind of alert from the same device reaches a channel once per 30 minutes unless it got worse', async () => {
+    const clock = new ManualClock(Date.parse('2026-06-01T12:00:00Z'));
+    const ntfy = await startReceiver({ kind: 'ntfy' });
+    const gw = await startTestGateway({}, { clock });
+    try {
+      const http = httpClient(gw.url);
+      const admin = await registerUser(http, { username: 'owner' });
+      await http.post('/api/notifications/channels', { channelId: 'phone', kind: 'ntfy', target: `${ntfy.url}/gh`, minSeverity: 'LOW' }, admin);
+      const flap = async (severity: string) => {
+        const id = (await http.post('/api/alerts/greenhouse-001', { alertType: 'SOIL_DRY', severity, message: 'Soil dry', deviceId: 'bed-2' }, admin)).body.data._id;
+        await gw.notifications.worker.idle();
+        expect((await http.put(`/api/alerts/${id}/resolve`, undefined, admin)).status).toBe(200);
+      };
+      const sent = () => ntfy.received.filter((r) => String(r.headers.title).includes('SOIL DRY')).map((r) => String(r.headers.priority));
+      await flap('HIGH');
+      for (let i = 0; i < 5; i++) {
+        clock.advance(5 * 60_000);
+        await flap('HIGH');
+      }
+      expect(sent()).toEqual(['4']);
+      // Worse than what was sent: through at once.
+      await flap('CRITICAL');
+      expect(sent()).toEqual(['4', '5']);
+      // Another device's alert of the same kind is its own cause.
+      await http.post('/api/alerts/greenhouse-001', { alertType: 'SOIL_DRY', severity: 'HIGH', message: 'Soil dry', deviceId: 'bed-3' }, admin);
+      await gw.notifications.worker.idle();
+      expect(sent()).toEqual(['4', '5', '4']);
+      // Half an hour after the last one sent, the same cause is sent again.
+      clock.advance(30 * 60_000);
+      await flap('HIGH');
+      expect(sent()).toEqual(['4', '5', '4', '4']);
+    } finally {
+      await gw.dispose();
+      await ntfy.close();
+    }
+  });
+});
