@@ -40,7 +40,8 @@ describe('alert channels, delivery log and the critical banner', () => {
   }
 
   it('the admin adds a signed webhook and an ntfy topic, is told what is wrong, and tests them', async () => {
-    const page = await session.newPage();
+    // Tall enough for the whole tab in one screenshot (a full-page capture repeats the sticky header).
+    const page = await session.newPage({ viewport: { width: 1280, height: 1200 } });
     await signInViaUi(page, grower);
     await openChannels(page);
     await page.getByText('No channels yet').waitFor();
@@ -80,7 +81,7 @@ describe('alert channels, delivery log and the critical banner', () => {
     await page.getByTestId('channel-phone').getByRole('button', { name: 'Test' }).click();
     await page.getByTestId('test-result-phone').getByText('Delivered').waitFor();
     expect(phone.received.at(-1)!.headers.title).toBe('Test notification');
-    await page.screenshot({ path: join(SCREENS, 'channels-1280.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENS, 'channels-1280.png') });
   });
 
   it('on a phone, a failed test toast does not cover the button just tapped and goes when the next test succeeds', async () => {
