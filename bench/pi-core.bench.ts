@@ -10,6 +10,8 @@
 //   npx tsx bench/pi-core.bench.ts      BENCH_DAYS=2 for a shorter history, BENCH_IDLE_S for the idle window
 //   BENCH_ONLY=history                   history reads and six Last Week loads only (no idle, previews, export, MQTT)
 //   BENCH_ONLY=idle                      cold start, the daily backup and the idle window only (bytes written)
+//   BENCH_ONLY=load                      no idle window: history, Last Week, previews, export, MQTT burst
+//   BENCH_QUOTA_ONLY=1                   the Pi-core run only (no full-speed baseline)
 //   BENCH_CPU_PROF=<dir>                 the gateway writes a V8 .cpuprofile there when it stops (where the time goes)
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -34,6 +36,8 @@ const JUNK_COMMANDS = Number(process.env.BENCH_MQTT_JUNK ?? 1_000);
 const JUNK_BYTES = 4_096;
 const ONLY_HISTORY = process.env.BENCH_ONLY === 'history';
 const ONLY_IDLE = process.env.BENCH_ONLY === 'idle';
+const SKIP_IDLE = ONLY_HISTORY || process.env.BENCH_ONLY === 'load';
+const QUOTA_ONLY = process.env.BENCH_QUOTA_ONLY === '1';
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 const DAY_S = 86_400;
 const MB = 1e6;
@@ -194,7 +198,7 @@ async function runOnce(template: string, broker: Broker, quota: CpuQuota | null)
     const http = httpClient(gateway.url);
     const token = await signUp(http, dataDir);
 
-    if (!ONLY_HISTORY) await idleFigures(gateway.pid, dataDir, figures);
+    if (!SKIP_IDLE) await idleFigures(gateway.pid, dataDir, figures);
     if (!ONLY_IDLE) await historyFigures(gateway.url, http, token, figures);
     if (!ONLY_HISTORY && !ONLY_IDLE) await heavyFigures(gateway.pid, gateway.url, http, token, broker, figures);
     if (quota) figures['throttled by the quota s'] = quota.throttledMs() / 1000;
@@ -285,7 +289,7 @@ const broker = await startMosquitto();
 let quota: CpuQuota | null = null;
 try {
   console.log('full speed (baseline) ...');
-  const full = await runOnce(template, broker, null);
+  const full = QUOTA_ONLY ? {} : await runOnce(template, broker, null);
   if (!piCoreAvailable()) throw new Error('the Pi-core run needs root and the cgroup v1 cpu controller at /sys/fs/cgroup/cpu');
   quota = createCpuQuota('greenhouse-pi-core');
   console.log(`Pi core (${quota.dir}: 1250 µs per 10000 µs) ...`);
@@ -301,3 +305,5 @@ try {
   await broker.dispose();
   rmSync(template, { recursive: true, force: true });
 }
+// esbuild's service (from the build check) keeps the process alive once everything else is done.
+process.exit(process.exitCode ?? 0);
