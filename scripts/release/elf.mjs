@@ -37,7 +37,7 @@ export function elfMachineOfFile(path) {
     const read = readSync(fd, header, 0, 20, 0);
     return elfMachine(header.subarray(0, read));
   } catch (err) {
-    throw new Error(`${path}: ${err.message}`);
+    throw new Error(`${path}: ${err.message}`, { cause: err });
   } finally {
     closeSync(fd);
   }
