@@ -38,6 +38,8 @@ export interface GpiodTools {
 export const GPIOSET_ANSWER_TIMEOUT_MS = 5000;
 
 interface Pending {
+  /** The command as sent, trimmed ('' for the request of the lines at start). */
+  command: string;
   resolve(): void;
   reject(err: Error): void;
 }
@@ -77,7 +79,7 @@ export class GpiosetHolder {
   /** Sends one command; resolves when gpioset has done it, rejects with what it said otherwise. */
   async command(text: string): Promise<void> {
     if (this.#gone) throw new Error(this.#gone);
-    const answered = this.#expectAnswer();
+    const answered = this.#expectAnswer(text.trim());
     this.#process.write(text);
     await answered;
   }
@@ -90,10 +92,11 @@ export class GpiosetHolder {
     this.#process.kill();
   }
 
-  #expectAnswer(): Promise<void> {
+  #expectAnswer(command = ''): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const timer = this.#clock.setTimeout(() => this.#fail(`gpioset did not answer within ${GPIOSET_ANSWER_TIMEOUT_MS} ms`), GPIOSET_ANSWER_TIMEOUT_MS);
       this.#queue.push({
+        command,
         resolve: () => {
           this.#clock.clearTimeout(timer);
           resolve();
@@ -109,6 +112,8 @@ export class GpiosetHolder {
   #answer(text: string): void {
     const pending = this.#queue.shift();
     if (!pending) return;
+    // Should a libedit ever echo the command into the pipe, the echo is no error.
+    if (pending.command !== '' && text.startsWith(pending.command)) text = text.slice(pending.command.length).trim();
     // The first prompt follows the request of the lines; any text before it is a banner, not an error.
     if (text === '' || !this.#ready) pending.resolve();
     else pending.reject(new Error(`gpioset: ${text}`));

@@ -5,7 +5,7 @@ import type { GpiodTools, HolderProcess } from '../../../../drivers/rpi/relay-ch
  * command, `set` silent when it works, errors printed before the next prompt), plus gpiodetect and
  * `gpioset --version`. `levels` is what the lines are driven to; `held` whether a holder has them.
  */
-export function fakeGpiod(options: { version?: string; chips?: string; failSetsWith?: string; neverPrompts?: boolean } = {}) {
+export function fakeGpiod(options: { version?: string; chips?: string; failSetsWith?: string; neverPrompts?: boolean; echo?: boolean } = {}) {
   const levels = new Map<number, number>();
   const runs: string[][] = [];
   let holder: { args: string[]; end: () => void } | null = null;
@@ -42,6 +42,7 @@ export function fakeGpiod(options: { version?: string; chips?: string; failSetsW
         write(text) {
           if (ended) return;
           for (const line of text.split('\n').filter(Boolean)) {
+            if (options.echo) emit(`${line}\n`);
             const [word, ...rest] = line.split(' ');
             if (word === 'exit') return end();
             if (word === 'set') {

@@ -65,6 +65,13 @@ describe('relays through a gpioset holder', () => {
     expect(gpiod.held).toBe(false);
   });
 
+  it('takes an echo of the command for no error', async () => {
+    const gpiod = fakeGpiod({ echo: true });
+    const relays = await openChardevRelays({ tools: gpiod.tools, clock: new ManualClock(), relays: [pump] });
+    await relays.outputs[0]!.set(true);
+    expect(gpiod.levels.get(17)).toBe(0);
+  });
+
   it("rejects a switch gpioset could not make, with gpioset's words", async () => {
     const gpiod = fakeGpiod({ failSetsWith: "unable to set values on 'gpiochip0': Input/output error" });
     const relays = await openChardevRelays({ tools: gpiod.tools, clock: new ManualClock(), relays: [pump] });
