@@ -122,7 +122,7 @@ export async function createRaspberryPiHardware(
     else {
       for (const o of servoOptions) {
         try {
-          outputs.set(o.outputId, new ServoOutput({ pigpio, outputId: o.outputId, pin: o.pin, openPulseUs: o.openPulseUs, closedPulseUs: o.closedPulseUs }));
+          outputs.set(o.outputId, new ServoOutput({ pigpio, outputId: o.outputId, pin: o.pin, openPulseUs: o.openPulseUs, closedPulseUs: o.closedPulseUs, clock: options.clock }));
         } catch (err) {
           unavailable(`output:${o.outputId}`, `GPIO ${o.pin}: ${message(err)}`);
         }
