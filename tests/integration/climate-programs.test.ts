@@ -18,7 +18,7 @@ const INTERVAL_S = 30;
 const SITE = { latitude: 52.1, longitude: 5.1 };
 const defaultOutputs = (Value.Default(ConfigSchema, {}) as { outputs: Parameters<typeof fakeOutputs>[0] }).outputs;
 const local = (h: number, m = 0) => new Date(2026, 5, 10, h, m).getTime();
-const sunriseMs = getTimes(new Date(2026, 5, 10, 12), SITE.latitude, SITE.longitude).sunrise.getTime();
+const sunriseMs = getTimes(new Date(2026, 5, 10, 12), SITE.latitude, SITE.longitude).sunrise!.getTime();
 
 const PROGRAM = {
   periods: [

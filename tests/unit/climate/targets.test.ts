@@ -16,7 +16,7 @@ const program: ClimateProgram = {
     { start: '20:00', heatBelowC: 16, ventAboveC: 20, rampMinutes: 60 },
   ],
 };
-const sunriseMs = getTimes(new Date(2026, 5, 10, 12), SITE.latitude, SITE.longitude).sunrise.getTime();
+const sunriseMs = getTimes(new Date(2026, 5, 10, 12), SITE.latitude, SITE.longitude).sunrise!.getTime();
 
 describe('a program over a day and a night', () => {
   it('holds the night targets before the day period starts at sunrise+30', () => {
