@@ -45,11 +45,18 @@ export function safeTargets(program: ClimateProgram, nowMs: number, why: string)
   };
 }
 
+/** Days already placed, by local midnight: a replay over a week computes each day's sun times once. */
+export type PlacedDays = Map<number, ReturnType<typeof placeDay>>;
+
 /** Every period start from the day before `fromMs` to two days after `toMs`, in time order, or why not. */
-function placedAround(program: ClimateProgram, fromMs: number, site: Site | null, toMs = fromMs): PlacedPeriod[] | string {
+function placedAround(program: ClimateProgram, fromMs: number, site: Site | null, toMs = fromMs, days?: PlacedDays): PlacedPeriod[] | string {
   const all: PlacedPeriod[] = [];
   for (let dayMs = shiftDays(fromMs, -1); dayMs <= shiftDays(toMs, 2); dayMs = shiftDays(dayMs, 1)) {
-    const day = placeDay(program, dayMs, site);
+    let day = days?.get(dayMs);
+    if (day === undefined) {
+      day = placeDay(program, dayMs, site);
+      days?.set(dayMs, day);
+    }
     if (!Array.isArray(day)) return `period ${day.index + 1}: ${day.why}`;
     all.push(...day);
   }
@@ -62,9 +69,9 @@ const describePeriod = (p: PlacedPeriod) => `period ${p.index + 1} (${p.period.s
  * The targets at `nowMs`: the period whose start is the latest not after now; over its first
  * rampMinutes they move linearly from the previous period's targets to its own.
  */
-export function targetsAt(program: ClimateProgram, nowMs: number, site: Site | null, clockSynchronised = true): ClimateTargets {
+export function targetsAt(program: ClimateProgram, nowMs: number, site: Site | null, clockSynchronised = true, days?: PlacedDays): ClimateTargets {
   if (!clockSynchronised) return safeTargets(program, nowMs, 'clock not synchronised');
-  const placed = placedAround(program, nowMs, site);
+  const placed = placedAround(program, nowMs, site, nowMs, days);
   if (typeof placed === 'string') return safeTargets(program, nowMs, placed);
   return targetsIn(placed, nowMs);
 }
