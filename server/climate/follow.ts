@@ -15,12 +15,13 @@ import type { ClimateTargets } from './targets.ts';
  * - `vent` on a roof window (SERVO): opens in proportion, fully at proportionalBandC above the vent
  *   target, in 5 % steps that only move once the wanted opening differs by a full step (no hunting).
  * - `dehumidify`: on above humidityAbovePct (+ the stage offset, in %), off below it by the deadband.
+ * - `light`: on for the grow stage's photoperiodHours from the day's first period; off without one.
  */
 export interface FollowInput {
   deviceType: DeviceType;
   rules: AutomationRules;
   targets: ClimateTargets;
-  /** The reading of the followed field (fresh: the engine handles loss first). */
+  /** The reading of the followed field (fresh: the engine handles loss first); NaN for the lights. */
   value: number;
   isOn: boolean;
   /** The window's opening now (0-100). */
@@ -40,8 +41,8 @@ export interface FollowDecision {
 
 export const OPEN_STEP_PCT = 5;
 
-/** The quantity a follow reads. */
-export const fieldOf = (follow: ClimateFollow): SensorField => (follow === 'dehumidify' ? 'humidity' : 'temperature');
+/** The quantity a follow reads; null for the lights, which follow the clock. */
+export const fieldOf = (follow: ClimateFollow): SensorField | null => (follow === 'light' ? null : follow === 'dehumidify' ? 'humidity' : 'temperature');
 
 const r1 = (n: number) => Math.round(n * 10) / 10;
 
@@ -70,6 +71,12 @@ export function followProgram(input: FollowInput): FollowDecision {
       const onAbove = targets.humidityAbovePct + offset;
       const on = isOn ? value > onAbove - deadband.humidityPct : value > onAbove;
       return { desired: on ? 'on' : 'off', reason: `climate: humidity ${r1(value)} %, dehumidify above ${targets.humidityAbovePct} %${stageText}` };
+    }
+    case 'light': {
+      // The grow stage's photoperiod from the day's first period; no photoperiod (or no trusted clock): off.
+      if (targets.lightsOn === null) return { desired: 'off', reason: `climate: no photoperiod in force (${targets.text})` };
+      const stage = targets.stage ? `${targets.stage.name}, day ${targets.stage.day}` : 'program';
+      return { desired: targets.lightsOn ? 'on' : 'off', reason: `climate: ${stage} photoperiod, lights ${targets.lightsOn ? 'on' : 'off'}` };
     }
     default: {
       const unknown: never = follow;

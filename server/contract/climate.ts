@@ -87,8 +87,8 @@ export type ClimateNow = Static<typeof ClimateNow>;
 export const ClimateCurvePoint = Type.Object({ at: IsoTimestamp, heatBelowC: Type.Number(), ventAboveC: Type.Number() });
 export type ClimateCurvePoint = Static<typeof ClimateCurvePoint>;
 
-/** What a device in auto mode may follow of the program. */
-export const ClimateFollow = Type.Union([Type.Literal('heat'), Type.Literal('vent'), Type.Literal('cool'), Type.Literal('dehumidify')]);
+/** What a device in auto mode may follow of the program; 'light': the grow stage's photoperiod. */
+export const ClimateFollow = Type.Union([Type.Literal('heat'), Type.Literal('vent'), Type.Literal('cool'), Type.Literal('dehumidify'), Type.Literal('light')]);
 export type ClimateFollow = Static<typeof ClimateFollow>;
 export const DEFAULT_STAGE2_OFFSET_C = 2;
 export const DEFAULT_PROPORTIONAL_BAND_C = 4;

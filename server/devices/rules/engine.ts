@@ -218,7 +218,8 @@ function withMinTimes({ device, deviceSettings, nowMs }: RuleInput, wanted: Rule
 /** A device following the climate program: its input lost (safe state or the window's safe position), else the program's decision. */
 function followClimate(input: RuleInput, follow: NonNullable<AutomationRules['follow']>, airLoss: string | null): RuleDecision {
   const { device } = input;
-  const loss = lossOf(fieldOf(follow), input) ?? airLoss;
+  const field = fieldOf(follow);
+  const loss = (field === null ? null : lossOf(field, input)) ?? airLoss;
   if (loss !== null) {
     if (device.deviceType === 'SERVO') {
       const open = input.windowSafePosition === 'open';
@@ -227,7 +228,7 @@ function followClimate(input: RuleInput, follow: NonNullable<AutomationRules['fo
     if (device.sensorLossAction === 'hold' && device.deviceType !== 'HEATER') return { desired: 'hold', ruleName: 'climate', reason: `holding: no fresh reading for ${loss}`, source: 'rule' };
     return onSensorLoss(input, loss);
   }
-  const value = input.snapshot!.values[fieldOf(follow)]!;
+  const value = field === null ? NaN : input.snapshot!.values[field]!;
   const decision = followProgram({
     deviceType: device.deviceType,
     rules: device.automationRules,

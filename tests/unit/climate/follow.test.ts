@@ -84,6 +84,19 @@ describe('equipment following the program', () => {
     expect(decide('FAN', { follow: 'vent', humidityHigh: 80 }, { temperature: 20, humidity: 90 })).toMatchObject({ desired: 'on', ruleName: 'humidityHigh' });
   });
 
+  it('grow lights follow the grow stage\'s photoperiod, with no sensor needed, and stay off without one', () => {
+    const lights = (lightsOn: boolean | null) => evaluateRules({
+      device: { deviceType: 'LED_LIGHT', autoMode: true, automationRules: { ...EMPTY_RULES, follow: 'light' }, isOn: false, sinceMs: null },
+      snapshot: null,
+      deviceSettings: noMinTimes,
+      nowMs: T0,
+      climate: { ...targets, lightsOn, stage: { name: 'flowering', day: 40 } },
+    });
+    expect(lights(true)).toMatchObject({ desired: 'on', reason: 'climate: flowering, day 40 photoperiod, lights on' });
+    expect(lights(false).desired).toBe('off');
+    expect(lights(null)).toMatchObject({ desired: 'off', reason: expect.stringMatching(/no photoperiod/) });
+  });
+
   it('a stage 2 needs a stage 1 of the same follow', () => {
     const rules = (r: Partial<AutomationRules>) => ({ ...EMPTY_RULES, ...r });
     expect(stage2Problem({ deviceId: 'fan-2', rules: rules({ follow: 'vent', stage: 2 }) }, [{ deviceId: 'fan-1', automationRules: rules({ follow: 'heat' }) }])).toMatch(/stage 1 device that follows 'vent'/);

@@ -19,6 +19,7 @@ const CHOICES: Record<ClimateFollow, string> = {
   vent: 'Vent above the vent target',
   cool: 'Cool above the vent target',
   dehumidify: 'Dehumidify above the humidity target',
+  light: "Lights for the grow stage's photoperiod",
 };
 
 export function FollowProgram({ deviceType, form, onChange }: { deviceType: DeviceType; form: FollowForm; onChange(form: FollowForm): void }) {
@@ -38,7 +39,7 @@ export function FollowProgram({ deviceType, form, onChange }: { deviceType: Devi
           {deviceType === 'SERVO' && form.follow === 'vent' ? 'The window opens in proportion: fully 4 °C above the vent target.' : 'The targets come from Climate Program; the rules below still act beside it.'}
         </span>
       </label>
-      {form.follow !== '' && (
+      {form.follow !== '' && form.follow !== 'light' && (
         <label className="field">
           Stage
           <select name="stage" value={form.stage} onChange={(e) => onChange({ ...form, stage: Number(e.target.value) as 1 | 2 })}>
