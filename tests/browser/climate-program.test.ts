@@ -86,6 +86,35 @@ describe('climate program editor', () => {
     expect(window).toHaveProperty('openPct');
   });
 
+  it('a crop with a flowering stage from day 15 changes the program by the crop\'s day', async () => {
+    const page = await open('/dashboard/climate', { viewport: { width: 1366, height: 900 } });
+    const crop = page.getByTestId('climate-crop');
+    await crop.getByLabel('Change the program by day of the crop').check();
+    await crop.getByLabel('Crop', { exact: true }).fill('Tomatoes');
+    // Started 20 days ago: today is day 21, inside the flowering stage.
+    const start = new Date(Date.now() - 20 * 86_400_000);
+    const iso = `${start.getFullYear()}-${String(start.getMonth() + 1).padStart(2, '0')}-${String(start.getDate()).padStart(2, '0')}`;
+    await crop.getByLabel('Started on (day 1)').fill(iso);
+    await crop.getByRole('button', { name: 'Add stage' }).click();
+    const stage = page.getByTestId('stage-0');
+    await stage.getByLabel('Stage name').fill('flowering');
+    await stage.getByLabel('From day').fill('15');
+    await stage.getByLabel('Lights on (hours a day)').fill('12');
+    // The stage's night is warmer: 18 °C under 22.
+    await stage.getByTestId('stages.0.periods-1').getByLabel('Heat below (°C)').fill('18');
+    await stage.getByTestId('stages.0.periods-1').getByLabel('Vent above (°C)').fill('22');
+    await page.getByRole('button', { name: 'Save program' }).click();
+    await toasts(page).filter({ hasText: 'Climate program saved' }).waitFor();
+    const stored = (await http().get('/api/climate/default', token)).body.data;
+    expect(stored.crop).toEqual({ name: 'Tomatoes', startDate: iso });
+    expect(stored.stages).toEqual([{ name: 'flowering', fromDay: 15, photoperiodHours: 12, periods: [
+      { start: 'sunrise+30', heatBelowC: 21, ventAboveC: 25, humidityAbovePct: 85, rampMinutes: 60 },
+      { start: 'sunset', heatBelowC: 18, ventAboveC: 22, humidityAbovePct: null, rampMinutes: 60 },
+    ] }]);
+    expect((await http().get('/api/climate/default/now', token)).body.data.stage).toEqual({ name: 'flowering', day: 21 });
+    await page.getByTestId('climate-period-text').getByText(/^flowering, day 21: /).waitFor();
+  });
+
   it('on a phone the editor fits 390 px and keeps every field reachable', async () => {
     const page = await open('/dashboard/climate', { phone: true });
     await page.getByTestId('climate-curve').locator('canvas').waitFor();

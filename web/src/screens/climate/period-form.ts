@@ -1,5 +1,5 @@
 // The editor's rows as typed (strings) and the program they make; pure, unit-tested.
-import type { ClimatePeriod, ClimateProgram, WindowSafePosition } from '../../../../server/contract/climate.ts';
+import type { ClimatePeriod, ClimateProgram, GrowStage, WindowSafePosition } from '../../../../server/contract/climate.ts';
 
 export interface PeriodRow {
   start: string;
@@ -31,18 +31,48 @@ export function programFrom(rows: PeriodRow[], windowSafePosition: WindowSafePos
   return {
     ...keep,
     windowSafePosition,
-    periods: rows.map((r) => ({
-      start: r.start.trim(),
-      heatBelowC: Number(r.heatBelowC),
-      ventAboveC: Number(r.ventAboveC),
-      humidityAbovePct: r.humidityAbovePct.trim() === '' ? null : Number(r.humidityAbovePct),
-      rampMinutes: Number(r.rampMinutes),
-    })),
+    periods: periodsFrom(rows),
   };
 }
 
-/** "periods.1.rampMinutes" → { row: 1, key: 'rampMinutes' } so the editor marks the input; null otherwise. */
-export function fieldToCell(field: string | undefined): { row: number; key: keyof PeriodRow } | null {
-  const m = /^periods\.(\d+)\.(start|heatBelowC|ventAboveC|humidityAbovePct|rampMinutes)$/.exec(field ?? '');
+function periodsFrom(rows: PeriodRow[]): ClimatePeriod[] {
+  return rows.map((r) => ({
+    start: r.start.trim(),
+    heatBelowC: Number(r.heatBelowC),
+    ventAboveC: Number(r.ventAboveC),
+    humidityAbovePct: r.humidityAbovePct.trim() === '' ? null : Number(r.humidityAbovePct),
+    rampMinutes: Number(r.rampMinutes),
+  }));
+}
+
+/**
+ * "periods.1.rampMinutes" → { row: 1, key: 'rampMinutes' } so the editor marks the input; with a prefix
+ * ("stages.0.periods") the same within a grow stage; null otherwise.
+ */
+export function fieldToCell(field: string | undefined, prefix = 'periods'): { row: number; key: keyof PeriodRow } | null {
+  if (!field?.startsWith(`${prefix}.`)) return null;
+  const m = /^(\d+)\.(start|heatBelowC|ventAboveC|humidityAbovePct|rampMinutes)$/.exec(field.slice(prefix.length + 1));
   return m ? { row: Number(m[1]), key: m[2] as keyof PeriodRow } : null;
 }
+
+/** A grow stage as typed. */
+export interface StageRow {
+  name: string;
+  fromDay: string;
+  photoperiodHours: string;
+  periods: PeriodRow[];
+}
+
+export const toStageRow = (s: GrowStage): StageRow => ({
+  name: s.name,
+  fromDay: String(s.fromDay),
+  photoperiodHours: s.photoperiodHours === null || s.photoperiodHours === undefined ? '' : String(s.photoperiodHours),
+  periods: s.periods.map(toRow),
+});
+
+export const stageFrom = (r: StageRow): GrowStage => ({
+  name: r.name.trim(),
+  fromDay: Number(r.fromDay),
+  photoperiodHours: r.photoperiodHours.trim() === '' ? null : Number(r.photoperiodHours),
+  periods: periodsFrom(r.periods),
+});
