@@ -48,8 +48,19 @@ export class ServoOutput implements SwitchOutput {
     if (this.#clock) {
       this.#stopTimer = this.#clock.setTimeout(() => {
         this.#stopTimer = null;
-        this.#gpio.servoWrite(0);
+        try {
+          this.#gpio.servoWrite(0);
+        } catch {
+          // Stopping the pulses spares the servo; the window holds its position either way, and a timer
+          // must not throw (pigpio may already be shutting down).
+        }
       }, this.#settleMs);
     }
+  }
+
+  /** Shutdown: no pending stop may call into pigpio once it is terminated (which stops every pulse itself). */
+  close(): void {
+    if (this.#stopTimer && this.#clock) this.#clock.clearTimeout(this.#stopTimer);
+    this.#stopTimer = null;
   }
 }

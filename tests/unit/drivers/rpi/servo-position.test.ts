@@ -29,4 +29,14 @@ describe('the roof-window servo takes a position and then rests', () => {
     clock.advance(SERVO_SETTLE_MS);
     expect(pulses().slice(2)).toEqual(['pigpio:servo 18 1600', 'pigpio:servo 18 1000', 'pigpio:servo 18 0']);
   });
+
+  it('at shutdown no pending stop calls into pigpio after it is terminated', async () => {
+    const log: OpLog = [];
+    const clock = new ManualClock(0);
+    const servo = new ServoOutput({ pigpio: fakePigpio(log), outputId: 'servo-1', pin: 18, openPulseUs: 2000, closedPulseUs: 1000, clock });
+    await servo.set(false);
+    servo.close();
+    clock.advance(SERVO_SETTLE_MS);
+    expect(log.filter((l) => l.startsWith('pigpio:servo'))).toEqual(['pigpio:servo 18 1000']);
+  });
 });
