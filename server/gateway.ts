@@ -19,6 +19,7 @@ import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import type { ControlService } from './devices/control-service.ts';
 import type { BatchedTicks } from './sensors/batched-ticks.ts';
 import type { PreviewLimits } from './devices/rules/preview-service.ts';
+import { createClimateFeature } from './climate/feature.ts';
 import { createDevicesFeature } from './devices/feature.ts';
 import { siteOf } from './devices/rules/site.ts';
 import { devicesDependingOn } from './devices/rules/dependents.ts';
@@ -99,7 +100,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const settings = createSettingsFeature(ctx);
   const usersFeature = createUsersFeature(ctx, { auth });
   const realtime = createRealtimeFeature(ctx, { auth, hubOptions: options.hubOptions });
-  const devices = createDevicesFeature(ctx, { hub: realtime.hub, previewLimits: options.previewLimits });
+  const climate = createClimateFeature(ctx);
+  const devices = createDevicesFeature(ctx, { hub: realtime.hub, previewLimits: options.previewLimits, climate: climate.service });
   const alerts = createAlertsFeature(ctx, {
     emailRecipients: () => auth.users.emailRecipients(),
     dependentsOf: (sensorType) => devicesDependingOn(sensorType, devices.repo.listPlain(), ctx.settings.get().deviceSettings.deadband).map((d) => d.deviceName),
@@ -116,7 +118,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const simulator = createSimulatorFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
   // consumer of its ticks is listening. Metrics first, so its request timing covers every route.
-  const features: Feature[] = [metrics, auth, usersFeature, settings, realtime, health, devices, alerts, notifications, mqtt, lifecycle, analytics, simulator, sensors];
+  const features: Feature[] = [metrics, auth, usersFeature, settings, realtime, health, climate, devices, alerts, notifications, mqtt, lifecycle, analytics, simulator, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   const app = await buildHttpApp(ctx, { features, authenticate: auth.authenticate, webRoot });

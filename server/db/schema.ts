@@ -129,6 +129,8 @@ export const devices = sqliteTable(
     sensorLossAction: text('sensor_loss_action', { enum: ['off', 'hold', 'duty'] }).notNull().default('off'),
     /** With 'duty': the share (0-100 %) of each 10-minute cycle the device runs; null otherwise. */
     sensorLossDutyPct: real('sensor_loss_duty_pct'),
+    /** A roof window's opening (0-100 %) when it follows a climate program in proportion; null otherwise. */
+    openPct: real('open_pct'),
     /** The configured output it drives (config outputs[].outputId), or null when unbound. */
     outputId: text('output_id'),
     createdAt: createdAt(),
@@ -251,3 +253,10 @@ export const notificationAttempts = sqliteTable(
   },
   (t) => [index('notification_attempts_delivery_id_idx').on(t.deliveryId)],
 );
+
+/** One climate program per greenhouse (docs/climate.md): JSON of contract ClimateProgram. */
+export const climatePrograms = sqliteTable('climate_programs', {
+  greenhouseId: text('greenhouse_id').primaryKey(),
+  program: text('program', { mode: 'json' }).notNull(),
+  updatedAt: timestampMs('updated_at').notNull(),
+});
