@@ -157,6 +157,18 @@ describe('alerts delivered to local receivers through the outbox', () => {
     expect(failed.body.message).toContain('HTTP 503');
     expect((await http.post('/api/notifications/channels/nobody/test', {}, admin)).status).toBe(404);
   });
+
+  it('a bot token Telegram refuses fails the test with its reason, the token kept out of the log', async () => {
+    const wrongToken = '987654321:ZZZdqTcvCH1vGWJxfSeofSAs0K5PALDzzz';
+    expect((await http.post('/api/notifications/channels', { channelId: 'old-bot', kind: 'telegram', target: '@greenhouse_alerts', minSeverity: 'CRITICAL', secret: wrongToken }, admin)).status).toBe(201);
+    const result = await http.post('/api/notifications/channels/old-bot/test', {}, admin);
+    expect(result.body.data).toMatchObject({ delivered: false, delivery: { status: 'failed' } });
+    expect(result.body.data.detail).toContain('HTTP 401');
+    const log = JSON.stringify((await http.get('/api/notifications/log?channelId=old-bot', admin)).body);
+    expect(log).toContain('Unauthorized');
+    expect(log).not.toContain(wrongToken);
+    expect((await http.del('/api/notifications/channels/old-bot', admin)).status).toBe(200);
+  });
 });
 
 describe('a flapping alert does not buzz a phone all night', () => {
