@@ -109,7 +109,9 @@ export class AlertService {
     const existing = this.deps.repo.findById(id);
     if (!existing) throw notFound(`Alert ${id} not found`);
     if (existing.isResolved) throw conflict(`Alert ${id} is already resolved`);
-    return toAlert(this.deps.repo.acknowledge(id, by)!);
+    const alert = toAlert(this.deps.repo.acknowledge(id, by)!);
+    if (existing.acknowledgedAt === null) this.deps.bus.emit('alertAcknowledged', { alert });
+    return alert;
   }
 
   /** Active CRITICAL alerts nobody acknowledged since `dueMs` (created or last sent again before it). */

@@ -14,6 +14,8 @@ export interface ServerEvents {
   allSensorsUpdate: AllSensorsUpdate;
   newAlert: Alert;
   alertResolved: Alert;
+  /** Someone acknowledged it: dashboards drop its CRITICAL banner at once. */
+  alertAcknowledged: Alert;
   deviceUpdate: Device;
   'device-control-update': {
     greenhouseId: string;

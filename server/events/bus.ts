@@ -53,6 +53,8 @@ export interface GatewayEvents {
   backupOutcome: { written: true; dir: string; path: string } | { written: false; dir: string; reason: string };
   alertRaised: { alert: Alert };
   alertResolved: { alert: Alert };
+  /** A person acknowledged an active alert (first time only): escalation stops, banners go. */
+  alertAcknowledged: { alert: Alert };
   settingsChanged: { settings: Settings; previous: Settings };
   /** The wall clock was synchronised (stepMs null) or stepped by stepMs (negative: backwards). */
   clockChanged: { synchronised: boolean; stepMs: number | null };

@@ -13,6 +13,12 @@ const RANK: Record<Severity, number> = { LOW: 0, MEDIUM: 1, HIGH: 2, CRITICAL: 3
 const OWNER = 'notifications';
 /** How often unacknowledged CRITICAL alerts are looked for; escalation is at most this late. */
 export const ESCALATION_CHECK_MS = 60_000;
+/**
+ * A channel hears of the same kind of alert from the same device at most once in this window unless it
+ * got worse: a reading flapping around its threshold raises a new alert every few minutes, and a phone
+ * that buzzes all night gets muted (the e-mail notifier keeps the same 30 minutes per cause).
+ */
+export const REPEAT_WINDOW_MS = 30 * 60_000;
 
 /** What the dispatcher asks of the alerts feature. */
 export interface EscalationSource {
@@ -40,6 +46,8 @@ export interface DispatcherDeps {
 export class NotificationDispatcher {
   #off: (() => void) | null = null;
   #timer: TimerHandle | null = null;
+  /** Last alert sent per channel and cause (type and device), with its severity rank. In memory: a restart may send one repeat. */
+  readonly #lastSent = new Map<string, { atMs: number; rank: number }>();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -63,14 +71,24 @@ export class NotificationDispatcher {
       if (RANK[alert.severity] < RANK[channel.minSeverity]) continue;
       if (inQuietHours(channel.quietHours, nowMs)) continue;
       if (this.deps.outbox.alreadyQueued(Number(alert._id), channel.channelId, alert.severity)) continue;
+      const cause = `${channel.channelId}|${alert.alertType}|${alert.deviceId ?? ''}`;
+      const last = this.#lastSent.get(cause);
+      if (last && nowMs - last.atMs < REPEAT_WINDOW_MS && RANK[alert.severity] <= last.rank) continue;
+      this.#lastSent.set(cause, { atMs: nowMs, rank: RANK[alert.severity] });
       this.deps.outbox.enqueue({ channelId: channel.channelId, alertId: Number(alert._id), reason: 'alert', message: alertMessage(alert, 'alert', this.deps.publicUrl()) });
       queued++;
     }
     if (queued > 0) this.deps.worker.kick();
   }
 
+  /** Forgets causes whose window has passed, so the map stays as small as the recent alerts. */
+  #forgetOld(nowMs: number): void {
+    for (const [cause, last] of this.#lastSent) if (nowMs - last.atMs >= REPEAT_WINDOW_MS) this.#lastSent.delete(cause);
+  }
+
   /** Sends every due unacknowledged CRITICAL again to every channel (also called by tests). */
   escalateDue(): void {
+    this.#forgetOld(this.deps.clock.now());
     const afterMs = this.deps.settings.get().systemSettings.escalateAfterMinutes * 60_000;
     const due = this.deps.alerts.dueForEscalation(this.deps.clock.now() - afterMs);
     const channels = this.deps.channels.list();

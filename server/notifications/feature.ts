@@ -7,6 +7,7 @@ import { ChannelsRepo } from './channels-repo.ts';
 import { NotificationDispatcher, type EscalationSource } from './dispatcher.ts';
 import { createSenders } from './kinds/index.ts';
 import { OutboxRepo } from './outbox-repo.ts';
+import { OutboxRetention } from './outbox-retention.ts';
 import { OutboxWorker, type OutboxTiming } from './outbox-worker.ts';
 import { publicUrlOf } from './public-url.ts';
 import { channelRoutes } from './routes.ts';
@@ -35,6 +36,7 @@ export function createNotificationsFeature(ctx: AppContext, uses: NotificationsU
   const worker = new OutboxWorker({ outbox, channels: channelsRepo, senders, clock, logger, timing: uses.timing });
   const publicUrl = () => publicUrlOf(config);
   const dispatcher = new NotificationDispatcher({ bus, channels: channelsRepo, outbox, worker, alerts: uses.alerts, settings, clock, logger, publicUrl });
+  const retention = new OutboxRetention({ outbox, settings, clock, logger });
   const channels = new ChannelService({ channels: channelsRepo, outbox, worker, senders, greenhouseId: config.greenhouseId, publicUrl });
   return {
     name: 'notifications',
@@ -47,8 +49,10 @@ export function createNotificationsFeature(ctx: AppContext, uses: NotificationsU
     start() {
       dispatcher.start();
       worker.start();
+      retention.start();
     },
     async stop() {
+      retention.stop();
       dispatcher.stop();
       await worker.stop();
     },

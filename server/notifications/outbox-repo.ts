@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lte, min, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, min, notInArray, sql } from 'drizzle-orm';
 import type { Clock } from '../../common/clock.ts';
 import type { Delivery, DeliveryReason } from '../contract/notification.ts';
 import { toIso, type Db } from '../db/open.ts';
@@ -71,12 +71,12 @@ export class OutboxRepo {
       .all();
   }
 
-  /** When the next pending delivery falls due, or null when none is pending. */
-  nextDueMs(): number | null {
+  /** When the next pending delivery of a channel not in `busyChannels` falls due, or null when none is pending. */
+  nextDueMs(busyChannels: readonly string[] = []): number | null {
     const row = this.deps.db
       .select({ at: min(notificationOutbox.nextAttemptAt) })
       .from(notificationOutbox)
-      .where(eq(notificationOutbox.status, 'pending'))
+      .where(and(eq(notificationOutbox.status, 'pending'), busyChannels.length > 0 ? notInArray(notificationOutbox.channelId, [...busyChannels]) : undefined))
       .get();
     return row?.at ? new Date(row.at).getTime() : null;
   }

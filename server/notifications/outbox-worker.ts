@@ -16,6 +16,8 @@ export interface OutboxTiming {
 }
 
 const MINUTE_MS = 60_000;
+/** The outbox is looked at no more often than this while deliveries are due but cannot start. */
+const MIN_WAKE_MS = 1000;
 
 /** Ten retries over about four and a half hours: long enough for a router's reboot or an ISP's hiccup. */
 export const DEFAULT_OUTBOX_TIMING: OutboxTiming = {
@@ -94,10 +96,10 @@ export class OutboxWorker {
     if (this.#timer) this.deps.clock.clearTimeout(this.#timer);
     this.#timer = null;
     if (!this.#running) return;
-    const nextMs = this.deps.outbox.nextDueMs();
+    // A due row whose channel is busy is picked up when that channel's attempt ends (kick), not by spinning.
+    const nextMs = this.deps.outbox.nextDueMs([...this.#busyChannels]);
     const waitMs = nextMs === null ? this.#timing.maxIdleMs : Math.min(this.#timing.maxIdleMs, Math.max(0, nextMs - this.deps.clock.now()));
-    // A due row whose channel is busy is picked up when that channel's attempt ends, not by spinning.
-    this.#timer = this.deps.clock.setTimeout(() => this.kick(), Math.max(waitMs, 1000));
+    this.#timer = this.deps.clock.setTimeout(() => this.kick(), Math.max(waitMs, MIN_WAKE_MS));
   }
 
   #attempt(row: OutboxRow): void {

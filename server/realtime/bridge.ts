@@ -32,6 +32,7 @@ export function bridgeBusToHub(bus: EventBus, hub: RealtimeHub): () => void {
   );
   bus.on('alertRaised', owner, ({ alert }) => hub.broadcast(alert.greenhouseId, 'newAlert', alert));
   bus.on('alertResolved', owner, ({ alert }) => hub.broadcast(alert.greenhouseId, 'alertResolved', alert));
+  bus.on('alertAcknowledged', owner, ({ alert }) => hub.broadcast(alert.greenhouseId, 'alertAcknowledged', alert));
   bus.on('accountRevoked', owner, ({ accountId, reason, tokenId }) => hub.revalidateAccount(accountId, reason, tokenId));
   return () => bus.removeAll(owner);
 }

@@ -26,6 +26,7 @@ const SCREENS: Array<{ name: string; path: string; tab?: string }> = [
   { name: 'settings-security', path: '/dashboard/settings', tab: 'Security' },
   { name: 'settings-simulator', path: '/dashboard/settings', tab: 'Simulator' },
   { name: 'settings-users', path: '/dashboard/settings', tab: 'Users' },
+  { name: 'settings-alert-channels', path: '/dashboard/settings', tab: 'Alert Channels' },
 ];
 
 interface Finding {
@@ -61,6 +62,8 @@ describe('accessibility (axe-core) on every screen, both themes, both widths', (
     // both themes are checked with the device controls, the dialogs and the admin-only tabs (Device
     // Safety, Simulator, Users) on screen.
     expect((await http.put(`/api/users/${users.dark.username}`, { role: 'admin' }, token)).status).toBe(200);
+    // An alert channel nobody listens on (a refused loopback port): the delivery log shows a retry.
+    await http.post('/api/notifications/channels', { channelId: 'phone', kind: 'ntfy', target: 'http://127.0.0.1:9/greenhouse', minSeverity: 'CRITICAL', quietHours: { from: '22:00', to: '06:00' } }, token);
     // Alerts of every severity, so their badges and colours are checked too.
     for (const severity of ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']) {
       await http.post('/api/alerts/greenhouse-001', { alertType: `TEST_${severity}`, severity, message: `A ${severity.toLowerCase()} test alert`, deviceId: 'fan-1' }, token);

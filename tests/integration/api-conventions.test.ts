@@ -57,7 +57,7 @@ describe('settings', () => {
   it('reads the defaults of the specification', async () => {
     const res = await http.get('/api/settings/greenhouse-001', viewer);
     expect(res.status).toBe(200);
-    expect(res.body.data.systemSettings).toEqual({ dataRetentionDays: 30, updateInterval: 5, autoBackup: true, maintenanceMode: false, site: null });
+    expect(res.body.data.systemSettings).toEqual({ dataRetentionDays: 30, updateInterval: 5, autoBackup: true, maintenanceMode: false, escalateAfterMinutes: 15, site: null });
     expect(res.body.data.alertThresholds.temperature).toEqual({ high: 35, low: 10 });
   });
 

@@ -157,4 +157,55 @@ describe('alerts delivered to local receivers through the outbox', () => {
     expect(failed.body.message).toContain('HTTP 503');
     expect((await http.post('/api/notifications/channels/nobody/test', {}, admin)).status).toBe(404);
   });
+
+  it('a bot token Telegram refuses fails the test with its reason, the token kept out of the log', async () => {
+    const wrongToken = '987654321:ZZZdqTcvCH1vGWJxfSeofSAs0K5PALDzzz';
+    expect((await http.post('/api/notifications/channels', { channelId: 'old-bot', kind: 'telegram', target: '@greenhouse_alerts', minSeverity: 'CRITICAL', secret: wrongToken }, admin)).status).toBe(201);
+    const result = await http.post('/api/notifications/channels/old-bot/test', {}, admin);
+    expect(result.body.data).toMatchObject({ delivered: false, delivery: { status: 'failed' } });
+    expect(result.body.data.detail).toContain('HTTP 401');
+    const log = JSON.stringify((await http.get('/api/notifications/log?channelId=old-bot', admin)).body);
+    expect(log).toContain('Unauthorized');
+    expect(log).not.toContain(wrongToken);
+    expect((await http.del('/api/notifications/channels/old-bot', admin)).status).toBe(200);
+  });
+});
+
+describe('a flapping alert does not buzz a phone all night', () => {
+  it('the same kind of alert from the same device reaches a channel once per 30 minutes unless it got worse', async () => {
+    const clock = new ManualClock(Date.parse('2026-06-01T12:00:00Z'));
+    const ntfy = await startReceiver({ kind: 'ntfy' });
+    const gw = await startTestGateway({}, { clock });
+    try {
+      const http = httpClient(gw.url);
+      const admin = await registerUser(http, { username: 'owner' });
+      await http.post('/api/notifications/channels', { channelId: 'phone', kind: 'ntfy', target: `${ntfy.url}/gh`, minSeverity: 'LOW' }, admin);
+      const flap = async (severity: string) => {
+        const id = (await http.post('/api/alerts/greenhouse-001', { alertType: 'SOIL_DRY', severity, message: 'Soil dry', deviceId: 'bed-2' }, admin)).body.data._id;
+        await gw.notifications.worker.idle();
+        expect((await http.put(`/api/alerts/${id}/resolve`, undefined, admin)).status).toBe(200);
+      };
+      const sent = () => ntfy.received.filter((r) => String(r.headers.title).includes('SOIL DRY')).map((r) => String(r.headers.priority));
+      await flap('HIGH');
+      for (let i = 0; i < 5; i++) {
+        clock.advance(5 * 60_000);
+        await flap('HIGH');
+      }
+      expect(sent()).toEqual(['4']);
+      // Worse than what was sent: through at once.
+      await flap('CRITICAL');
+      expect(sent()).toEqual(['4', '5']);
+      // Another device's alert of the same kind is its own cause.
+      await http.post('/api/alerts/greenhouse-001', { alertType: 'SOIL_DRY', severity: 'HIGH', message: 'Soil dry', deviceId: 'bed-3' }, admin);
+      await gw.notifications.worker.idle();
+      expect(sent()).toEqual(['4', '5', '4']);
+      // Half an hour after the last one sent, the same cause is sent again.
+      clock.advance(30 * 60_000);
+      await flap('HIGH');
+      expect(sent()).toEqual(['4', '5', '4', '4']);
+    } finally {
+      await gw.dispose();
+      await ntfy.close();
+    }
+  });
 });

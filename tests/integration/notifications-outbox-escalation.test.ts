@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../common/clock.ts';
 import { startReceiver } from '../support/receivers.ts';
+import { TestSocket } from '../support/ws.ts';
 import { startSmtpReceiver } from '../support/smtp.ts';
 import { startTestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser } from '../support/http.ts';
@@ -129,10 +130,18 @@ describe('acknowledge and escalation of CRITICAL alerts', () => {
       const unknownKey = await http.put(`/api/alerts/${id}/acknowledge`, { note: 'x' }, admin);
       expect(unknownKey.status).toBe(400);
       expect(unknownKey.body.message).toContain('note');
+      // Other dashboards hear of it at once (their CRITICAL banner goes), once.
+      const socket = new TestSocket(gw.url);
+      await socket.join(admin);
       const first = await http.put(`/api/alerts/${id}/acknowledge`, undefined, admin);
+      expect(await socket.next('alertAcknowledged')).toMatchObject({ _id: id, acknowledgedBy: 'owner' });
       const again = await http.put(`/api/alerts/${id}/acknowledge`, {}, admin);
       expect(again.body.data.acknowledgedAt).toBe(first.body.data.acknowledgedAt);
       expect((await http.put(`/api/alerts/${id}/resolve`, undefined, admin)).status).toBe(200);
+      // Events arrive in order: by the resolution, a second acknowledgement event would have come.
+      await socket.next('alertResolved', (a) => a._id === id);
+      expect(socket.messages.filter((m) => m.event === 'alertAcknowledged')).toHaveLength(1);
+      socket.close();
       expect((await http.put(`/api/alerts/${id}/acknowledge`, undefined, admin)).status).toBe(409);
     } finally {
       await gw.dispose();

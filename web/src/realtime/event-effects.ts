@@ -7,7 +7,7 @@ import { queryKeys } from '../api/queries.ts';
 
 // Prefix keys: every query whose key starts with 'devices' / 'alerts' (lists, stats, history) refreshes.
 const DEVICE_EVENTS = new Set(['deviceUpdate', 'deviceControlled', 'device-control-update', 'deviceAdded', 'deviceRemoved']);
-const ALERT_EVENTS = new Set(['newAlert', 'alertResolved']);
+const ALERT_EVENTS = new Set(['newAlert', 'alertResolved', 'alertAcknowledged']);
 
 export function applyRealtimeBatch(queryClient: QueryClient, batch: readonly ServerMessage[]): void {
   let devices = false;

@@ -1,6 +1,6 @@
 // An active CRITICAL nobody has acknowledged stays on screen as a banner under the header, on every
 // screen and on a phone too, until someone acknowledges it (or it resolves): a toast fades after 8 s,
-// a frost alarm must not (docs/product.md, "Alerts that reach a grower").
+// a frost alarm must not (docs/decisions.md, "Alerts that reach a grower").
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { AlertOctagon } from 'lucide-react';

@@ -86,6 +86,7 @@ export function ActiveAlertsWidget({ max = 5, title = 'Active Alerts' }: { max?:
               <p className="muted alert-meta">
                 {alert.deviceId && <span title={alert.deviceId}>{thingName(alert.deviceId)}</span>}
                 <span>{formatRelativeTime(alert.createdAt, nowMs)}</span>
+                {alert.acknowledgedAt && <span data-testid="acknowledged-by">Seen by {alert.acknowledgedBy}</span>}
               </p>
             </div>
             {canModify && (

@@ -1,5 +1,5 @@
 // Alert channels (admins): where alerts go besides this dashboard (webhook, ntfy, Telegram, e-mail),
-// with a test button per channel, and the delivery log below (docs/product.md, "Alerts that reach a grower").
+// with a test button per channel, and the delivery log below (docs/decisions.md, "Alerts that reach a grower").
 import { useState } from 'react';
 import type { NotificationChannel } from '../../../../server/contract/notification.ts';
 import { errorMessage } from '../../api/client.ts';
