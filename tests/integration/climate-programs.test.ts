@@ -169,6 +169,10 @@ describe('a day and a night under a climate program', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(289);
     expect(res.body.data.find((p: { at: string }) => p.at === new Date(local(12)).toISOString())).toMatchObject({ heatBelowC: 22, ventAboveC: 26 });
+    // A week comes in as many points as a day, 35 minutes apart.
+    const week = (await http.get('/api/climate/default/curve?hours=168', admin)).body.data as Array<{ at: string }>;
+    expect(week).toHaveLength(289);
+    expect(Date.parse(week[1]!.at) - Date.parse(week[0]!.at)).toBe(35 * 60_000);
     expect((await http.get('/api/climate/default/curve?hours=500', admin)).status).toBe(400);
   });
 });
