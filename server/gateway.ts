@@ -30,6 +30,8 @@ import type { DataLifecycle } from './lifecycle/data-lifecycle.ts';
 import { createLifecycleFeature } from './lifecycle/feature.ts';
 import { createMetricsFeature } from './metrics/feature.ts';
 import { createMqttFeature } from './mqtt/feature.ts';
+import { createNotificationsFeature, type NotificationsFeature } from './notifications/feature.ts';
+import type { OutboxTiming } from './notifications/outbox-worker.ts';
 import { createRealtimeFeature } from './realtime/feature.ts';
 import type { HubOptions, RealtimeHub } from './realtime/hub.ts';
 import { createSensorsFeature } from './sensors/feature.ts';
@@ -55,6 +57,8 @@ export interface GatewayOptions {
   hubOptions?: Partial<HubOptions>;
   /** Rule previews at once, per account and in all (default DEFAULT_PREVIEW_LIMITS). */
   previewLimits?: PreviewLimits;
+  /** Outbox retries and timeouts (default DEFAULT_OUTBOX_TIMING). */
+  outboxTiming?: Partial<OutboxTiming>;
   /** Folder of the built dashboard; default web/dist when it exists. */
   webRoot?: string | null;
 }
@@ -72,6 +76,8 @@ export interface Gateway extends AppContext {
   sampler: SamplingLoop;
   /** The sampler's ticks waiting for their once-a-minute commit (`flush()` commits now). */
   batches: BatchedTicks;
+  /** Alert channels, their outbox and escalation. */
+  notifications: NotificationsFeature;
   /** http://host:port once started. */
   url: string;
   start(): Promise<void>;
@@ -101,6 +107,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     dependentsOf: (sensorType) => devicesDependingOn(sensorType, devices.repo.listPlain(), ctx.settings.get().deviceSettings.deadband).map((d) => d.deviceName),
     lockoutCause: (alertType, deviceId) => devices.safety.lockoutCause(alertType, deviceId),
   });
+  const notifications = createNotificationsFeature(ctx, { mail: alerts.mail, alerts: alerts.service, timing: options.outboxTiming });
   const lifecycle = createLifecycleFeature(ctx);
   const analytics = createAnalyticsFeature(ctx);
   const sensors = createSensorsFeature(ctx);
@@ -111,7 +118,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const simulator = createSimulatorFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
   // consumer of its ticks is listening. Metrics first, so its request timing covers every route.
-  const features: Feature[] = [metrics, auth, usersFeature, settings, realtime, health, climate, devices, alerts, mqtt, lifecycle, analytics, simulator, sensors];
+  const features: Feature[] = [metrics, auth, usersFeature, settings, realtime, health, climate, devices, alerts, notifications, mqtt, lifecycle, analytics, simulator, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   const app = await buildHttpApp(ctx, { features, authenticate: auth.authenticate, webRoot });
@@ -127,6 +134,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     control: devices.control,
     sampler: sensors.sampler,
     batches: sensors.batches,
+    notifications,
     url: '',
     async start() {
       ctx.clockSync.start();
