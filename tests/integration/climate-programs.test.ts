@@ -101,6 +101,16 @@ describe('a day and a night under a climate program', () => {
     }
   });
 
+  it('the last stage 1 of vent may not stop following while the cooler (stage 2) depends on it', async () => {
+    // The window is a stage 1 of vent too: without it, the fan is the last one.
+    expect((await http.post('/api/devices/window-1/automation', { automationRules: { follow: null } }, admin)).status).toBe(200);
+    const res = await http.post('/api/devices/fan-1/automation', { automationRules: { follow: null } }, admin);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toContainEqual({ field: 'automationRules.follow', message: expect.stringMatching(/Evaporative Cooler is stage 2 of 'vent'/) });
+    expect((await device('fan-1')).automationRules.follow).toBe('vent');
+    expect((await http.post('/api/devices/window-1/automation', { automationRules: { follow: 'vent' } }, admin)).status).toBe(200);
+  });
+
   it('at night (15 °C under 16) the heater heats and the window stays closed', async () => {
     await ticksUntil(local(2));
     expect(await now()).toMatchObject({ period: 1, heatBelowC: 16, ventAboveC: 20, ramping: false, clockSynchronised: true });
