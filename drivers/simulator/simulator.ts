@@ -102,6 +102,12 @@ export class GreenhouseSimulator {
     return this.#output(outputId).on;
   }
 
+  /** How far a window output is open (0-100); 0 when closed. */
+  outputOpenPct(outputId: string): number {
+    const output = this.#output(outputId);
+    return output.on ? output.openPct : 0;
+  }
+
   /** Rebinds what an output does, e.g. when the dashboard binds a new device to a free relay. */
   setOutputEffect(outputId: string, effect: OutputEffect | null): void {
     const output = this.#output(outputId);

@@ -78,6 +78,9 @@ export class ClimateService {
   curve(hours: number, fromMs = this.deps.clock.now()): ClimateCurvePoint[] {
     const program = this.program();
     if (!program) return [];
-    return curve(program, fromMs, hours, this.deps.site()).map((p) => ({ at: new Date(p.atMs).toISOString(), heatBelowC: p.heatBelowC, ventAboveC: p.ventAboveC }));
+    // About 290 points whatever the range (5 minutes apart for a day, 35 for a week): a week's curve
+    // stays a few milliseconds of a Pi core's time, and a chart cannot show more.
+    const stepMs = Math.ceil(hours / 24) * 5 * 60_000;
+    return curve(program, fromMs, hours, this.deps.site(), stepMs).map((p) => ({ at: new Date(p.atMs).toISOString(), heatBelowC: p.heatBelowC, ventAboveC: p.ventAboveC }));
   }
 }

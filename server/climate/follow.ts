@@ -122,3 +122,21 @@ export function stage2Problem(device: { deviceId: string; rules: AutomationRules
   const hasStage1 = all.some((d) => d.deviceId !== device.deviceId && d.automationRules.follow === follow && (d.automationRules.stage ?? 1) === 1);
   return hasStage1 ? null : `automationRules.stage 2 needs a stage 1 device that follows '${follow}' first`;
 }
+
+/**
+ * A change that would leave another device's stage 2 without its stage 1 (this device was the last
+ * stage 1 of what it followed): the message names the stranded device; null when nothing is stranded.
+ */
+export function strandedStage2(
+  before: { deviceId: string; rules: AutomationRules },
+  after: AutomationRules,
+  all: ReadonlyArray<{ deviceId: string; deviceName: string; automationRules: AutomationRules }>,
+): string | null {
+  const follow = before.rules.follow;
+  if (!follow || (before.rules.stage ?? 1) !== 1) return null;
+  if (after.follow === follow && (after.stage ?? 1) === 1) return null;
+  const others = all.filter((d) => d.deviceId !== before.deviceId && d.automationRules.follow === follow);
+  if (others.some((d) => (d.automationRules.stage ?? 1) === 1)) return null;
+  const stranded = others.find((d) => d.automationRules.stage === 2);
+  return stranded ? `automationRules.follow: ${stranded.deviceName} is stage 2 of '${follow}' and needs this device as its stage 1; change it first` : null;
+}

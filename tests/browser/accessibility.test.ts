@@ -16,6 +16,7 @@ const SCREENS: Array<{ name: string; path: string; tab?: string }> = [
   { name: 'overview', path: '/dashboard' },
   { name: 'sensors', path: '/dashboard/sensors' },
   { name: 'devices', path: '/dashboard/devices' },
+  { name: 'climate', path: '/dashboard/climate' },
   { name: 'alerts', path: '/dashboard/alerts' },
   { name: 'analytics', path: '/dashboard/analytics' },
   { name: 'settings-profile', path: '/dashboard/settings', tab: 'Profile' },

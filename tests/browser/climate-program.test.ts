@@ -86,6 +86,20 @@ describe('climate program editor', () => {
     expect(window).toHaveProperty('openPct');
   });
 
+  it('the heater follows the heat target in 10-minute cycles, full at 2 °C under it', async () => {
+    const page = await open('/dashboard/devices');
+    await page.getByTestId('device-heater-1').getByRole('button', { name: 'Automation Settings' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Auto Mode').check();
+    await dialog.getByLabel('Follow the climate program').selectOption('heat');
+    await dialog.getByLabel('Heat in cycles of (minutes)').fill('10');
+    await dialog.getByLabel('Full heat at (°C under the target)').fill('2');
+    await dialog.getByRole('button', { name: 'Save Settings' }).click();
+    await toasts(page).filter({ hasText: 'Automation settings updated successfully' }).waitFor();
+    const heater = (await http().get('/api/devices/default', token)).body.data.find((d: { deviceId: string }) => d.deviceId === 'heater-1');
+    expect(heater.automationRules).toMatchObject({ follow: 'heat', stage: 1, heatingCycleMinutes: 10, proportionalBandC: 2 });
+  });
+
   it('a crop with a flowering stage from day 15 changes the program by the crop\'s day', async () => {
     const page = await open('/dashboard/climate', { viewport: { width: 1366, height: 900 } });
     const crop = page.getByTestId('climate-crop');

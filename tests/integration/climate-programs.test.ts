@@ -101,6 +101,16 @@ describe('a day and a night under a climate program', () => {
     }
   });
 
+  it('the last stage 1 of vent may not stop following while the cooler (stage 2) depends on it', async () => {
+    // The window is a stage 1 of vent too: without it, the fan is the last one.
+    expect((await http.post('/api/devices/window-1/automation', { automationRules: { follow: null } }, admin)).status).toBe(200);
+    const res = await http.post('/api/devices/fan-1/automation', { automationRules: { follow: null } }, admin);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toContainEqual({ field: 'automationRules.follow', message: expect.stringMatching(/Evaporative Cooler is stage 2 of 'vent'/) });
+    expect((await device('fan-1')).automationRules.follow).toBe('vent');
+    expect((await http.post('/api/devices/window-1/automation', { automationRules: { follow: 'vent' } }, admin)).status).toBe(200);
+  });
+
   it('at night (15 °C under 16) the heater heats and the window stays closed', async () => {
     await ticksUntil(local(2));
     expect(await now()).toMatchObject({ period: 1, heatBelowC: 16, ventAboveC: 20, ramping: false, clockSynchronised: true });
@@ -169,6 +179,10 @@ describe('a day and a night under a climate program', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(289);
     expect(res.body.data.find((p: { at: string }) => p.at === new Date(local(12)).toISOString())).toMatchObject({ heatBelowC: 22, ventAboveC: 26 });
+    // A week comes in as many points as a day, 35 minutes apart.
+    const week = (await http.get('/api/climate/default/curve?hours=168', admin)).body.data as Array<{ at: string }>;
+    expect(week).toHaveLength(289);
+    expect(Date.parse(week[1]!.at) - Date.parse(week[0]!.at)).toBe(35 * 60_000);
     expect((await http.get('/api/climate/default/curve?hours=500', admin)).status).toBe(400);
   });
 });

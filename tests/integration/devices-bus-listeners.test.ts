@@ -13,7 +13,8 @@ describe('devices feature listeners on the event bus', () => {
     try {
       for (const owner of OWNERS) expect(gateway.bus.listenerCount(owner), owner).toBeGreaterThan(0);
       expect(gateway.bus.listenerCount('devices-safety')).toBe(5);
-      expect(gateway.bus.listenerCount('devices-automation')).toBe(6);
+      // Samples, ticks, sensor health, device changes, clock changes, removals and climate program changes.
+      expect(gateway.bus.listenerCount('devices-automation')).toBe(7);
       expect(gateway.bus.listenerCount('devices-locks')).toBe(6);
     } finally {
       await gateway.dispose();

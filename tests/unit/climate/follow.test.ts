@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_RULES, type AutomationRules, type DeviceType } from '../../../server/contract/device.ts';
 import { DEFAULT_DEVICE_SETTINGS, type DeviceSettings } from '../../../server/contract/settings.ts';
-import { stage2Problem } from '../../../server/climate/follow.ts';
+import { stage2Problem, strandedStage2 } from '../../../server/climate/follow.ts';
 import type { ClimateTargets } from '../../../server/climate/targets.ts';
 import { evaluateRules, type RuleDecision } from '../../../server/devices/rules/engine.ts';
 import { snapshotOf } from '../../support/snapshots.ts';
@@ -101,5 +101,17 @@ describe('equipment following the program', () => {
     const rules = (r: Partial<AutomationRules>) => ({ ...EMPTY_RULES, ...r });
     expect(stage2Problem({ deviceId: 'fan-2', rules: rules({ follow: 'vent', stage: 2 }) }, [{ deviceId: 'fan-1', automationRules: rules({ follow: 'heat' }) }])).toMatch(/stage 1 device that follows 'vent'/);
     expect(stage2Problem({ deviceId: 'fan-2', rules: rules({ follow: 'vent', stage: 2 }) }, [{ deviceId: 'fan-1', automationRules: rules({ follow: 'vent' }) }])).toBeNull();
+  });
+
+  it('the last stage 1 may not stop following while a stage 2 depends on it', () => {
+    const rules = (r: Partial<AutomationRules>) => ({ ...EMPTY_RULES, ...r });
+    const all = [
+      { deviceId: 'fan-1', deviceName: 'Fan 1', automationRules: rules({ follow: 'vent' }) },
+      { deviceId: 'fan-2', deviceName: 'Fan 2', automationRules: rules({ follow: 'vent', stage: 2 }) },
+    ];
+    expect(strandedStage2({ deviceId: 'fan-1', rules: all[0]!.automationRules }, rules({ follow: null }), all)).toMatch(/Fan 2 is stage 2 of 'vent'/);
+    expect(strandedStage2({ deviceId: 'fan-1', rules: all[0]!.automationRules }, rules({ follow: 'vent', temperatureHigh: 30 }), all)).toBeNull();
+    const withAnother = [...all, { deviceId: 'fan-3', deviceName: 'Fan 3', automationRules: rules({ follow: 'vent' }) }];
+    expect(strandedStage2({ deviceId: 'fan-1', rules: all[0]!.automationRules }, rules({ follow: null }), withAnother)).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fieldToCell, programFrom, toRow } from '../../../web/src/screens/climate/period-form.ts';
+import { openingText } from '../../../web/src/screens/devices/device-ui.ts';
 
 describe('the climate editor\'s rows', () => {
   it('round-trips a period; a blank humidity is null, numbers go as typed for the gateway to check', () => {
@@ -14,5 +15,14 @@ describe('the climate editor\'s rows', () => {
     expect(fieldToCell('periods.1.rampMinutes')).toEqual({ row: 1, key: 'rampMinutes' });
     expect(fieldToCell('crop.startDate')).toBeNull();
     expect(fieldToCell(undefined)).toBeNull();
+  });
+});
+
+describe('the roof window\'s card', () => {
+  it('says how far it is open when part-way, nothing when fully open, closed or a relay', () => {
+    expect(openingText({ status: 'OPEN', openPct: 40 })).toBe('40 % open');
+    expect(openingText({ status: 'OPEN', openPct: 100 })).toBeNull();
+    expect(openingText({ status: 'CLOSED', openPct: 0 })).toBeNull();
+    expect(openingText({ status: 'ON' })).toBeNull();
   });
 });

@@ -6,7 +6,7 @@ import { useNow } from '../../components/useNow.ts';
 import { formatRelativeTime } from '../../format.ts';
 import { deviceTypeName } from '../../names.ts';
 import { reasonLine } from './control-words.ts';
-import { controlLabel, statusBadgeClass } from './device-ui.ts';
+import { controlLabel, openingText, statusBadgeClass } from './device-ui.ts';
 import { blockedControl, lockSentence } from './lock-words.ts';
 
 interface Props {
@@ -40,6 +40,11 @@ export function DeviceCard({ device, canModify, busy, switchOnBlocked, controlBl
           <span className={statusBadgeClass(device.status)} data-testid="device-status">
             {device.status}
           </span>
+          {openingText(device) && (
+            <span className="badge" data-testid="device-open-pct">
+              {openingText(device)}
+            </span>
+          )}
         </div>
       </div>
       {device.stateReason && (

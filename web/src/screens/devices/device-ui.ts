@@ -33,6 +33,11 @@ export function controlLabel(device: Device): string {
   return isActive(device.status) ? 'Turn Off' : 'Turn On';
 }
 
+/** "40 % open" for a roof window opened part-way by the climate program (docs/climate.md); null otherwise. */
+export function openingText(device: Pick<Device, 'status' | 'openPct'>): string | null {
+  return device.status === 'OPEN' && device.openPct !== undefined && device.openPct < 100 ? `${device.openPct} % open` : null;
+}
+
 export function statusBadgeClass(status: DeviceStatus): string {
   switch (status) {
     case 'ON':
