@@ -7,6 +7,7 @@ import { createHardware, type Hardware } from '../drivers/index.ts';
 import { buildHttpApp } from './app.ts';
 import { ensurePrivateDataDir } from './db/data-dir.ts';
 import { createHealthFeature } from './health/feature.ts';
+import { createHttpsFeature } from './https/feature.ts';
 import { packageRoot } from './package-root.ts';
 import { createAlertsFeature } from './alerts/feature.ts';
 import { createAnalyticsFeature } from './analytics/feature.ts';
@@ -73,6 +74,8 @@ export interface Gateway extends AppContext {
   batches: BatchedTicks;
   /** http://host:port once started. */
   url: string;
+  /** https://127.0.0.1:port once started with config https.port set, else null. */
+  httpsUrl: string | null;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -107,9 +110,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const metrics = createMetricsFeature(ctx, { sampler: sensors.sampler, listDevices, alerts: alerts.service, mqttStatus: mqtt.status, previews: () => devices.preview.counts(), mqttInputDropped: () => mqtt.inputDropped() });
   const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status, isSignedIn: auth.isSignedIn });
   const simulator = createSimulatorFeature(ctx);
+  const https = createHttpsFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
   // consumer of its ticks is listening. Metrics first, so its request timing covers every route.
-  const features: Feature[] = [metrics, auth, usersFeature, settings, realtime, health, devices, alerts, mqtt, lifecycle, analytics, simulator, sensors];
+  const features: Feature[] = [metrics, https, auth, usersFeature, settings, realtime, health, devices, alerts, mqtt, lifecycle, analytics, simulator, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   const app = await buildHttpApp(ctx, { features, authenticate: auth.authenticate, webRoot });
@@ -126,6 +130,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     sampler: sensors.sampler,
     batches: sensors.batches,
     url: '',
+    httpsUrl: null,
     async start() {
       ctx.clockSync.start();
       await startFeatures(features, log);
@@ -134,6 +139,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       const port = typeof address === 'object' && address ? address.port : ctx.config.port;
       const host = ctx.config.host === '0.0.0.0' || ctx.config.host === '::' ? '127.0.0.1' : ctx.config.host;
       gateway.url = `http://${host}:${port}`;
+      await https.listen(app);
+      gateway.httpsUrl = https.url();
     },
     async stop() {
       ctx.clockSync.stop();
