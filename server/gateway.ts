@@ -8,6 +8,7 @@ import { buildHttpApp } from './app.ts';
 import { ensurePrivateDataDir } from './db/data-dir.ts';
 import { createHealthFeature } from './health/feature.ts';
 import { createHttpsFeature } from './https/feature.ts';
+import { createPushFeature, type PushFeature, type PushFeatureOptions } from './push/feature.ts';
 import { packageRoot } from './package-root.ts';
 import { createAlertsFeature } from './alerts/feature.ts';
 import { createAnalyticsFeature } from './analytics/feature.ts';
@@ -55,6 +56,8 @@ export interface GatewayOptions {
   hubOptions?: Partial<HubOptions>;
   /** Rule previews at once, per account and in all (default DEFAULT_PREVIEW_LIMITS). */
   previewLimits?: PreviewLimits;
+  /** Web Push: tests pass an agent trusting their loopback push receiver, and short retry waits. */
+  pushOptions?: PushFeatureOptions;
   /** Folder of the built dashboard; default web/dist when it exists. */
   webRoot?: string | null;
 }
@@ -72,6 +75,8 @@ export interface Gateway extends AppContext {
   sampler: SamplingLoop;
   /** The sampler's ticks waiting for their once-a-minute commit (`flush()` commits now). */
   batches: BatchedTicks;
+  /** Web Push of alerts: subscriptions, the sender and the alert pusher. */
+  push: PushFeature;
   /** http://host:port once started. */
   url: string;
   /** https://127.0.0.1:port once started with config https.port set, else null. */
@@ -111,9 +116,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status, isSignedIn: auth.isSignedIn });
   const simulator = createSimulatorFeature(ctx);
   const https = createHttpsFeature(ctx);
+  const push = createPushFeature(ctx, options.pushOptions);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
   // consumer of its ticks is listening. Metrics first, so its request timing covers every route.
-  const features: Feature[] = [metrics, https, auth, usersFeature, settings, realtime, health, devices, alerts, mqtt, lifecycle, analytics, simulator, sensors];
+  const features: Feature[] = [metrics, https, auth, usersFeature, settings, realtime, health, devices, alerts, push, mqtt, lifecycle, analytics, simulator, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   const app = await buildHttpApp(ctx, { features, authenticate: auth.authenticate, webRoot });
@@ -129,6 +135,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     control: devices.control,
     sampler: sensors.sampler,
     batches: sensors.batches,
+    push,
     url: '',
     httpsUrl: null,
     async start() {

@@ -246,6 +246,15 @@ export const ConfigSchema = Type.Object({
   webPush: Type.Object(
     {
       subject: Type.String({ pattern: '^(mailto:|https://)', default: 'mailto:greenhouse-gateway@example.invalid' }),
+      /**
+       * Push services a subscription's endpoint may point at (`*.` matches any subdomain): the gateway
+       * POSTs to that URL, so a signed-in viewer must not be able to aim it at any host of the LAN.
+       * Chrome/Android, Firefox, Safari/iOS and Edge by default.
+       */
+      endpointHosts: Type.Array(Type.String({ minLength: 1, maxLength: 253, pattern: '^(\\*\\.)?[A-Za-z0-9.:_-]+$' }), {
+        maxItems: 50,
+        default: ['fcm.googleapis.com', 'android.googleapis.com', '*.push.services.mozilla.com', 'web.push.apple.com', '*.notify.windows.com'],
+      }),
     },
     { default: {} },
   ),
