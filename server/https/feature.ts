@@ -13,6 +13,7 @@ import type { TlsMaterial } from './tls-store.ts';
 
 /** How often the names and the expiry of the gateway's own certificate are checked (a new DHCP address). */
 const RECHECK_MS = 60 * 60_000;
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
 
 export interface HttpsFeature extends Feature {
   /** Opens the HTTPS listener for `app` once it listens on HTTP (gateway.ts); nothing when HTTPS is off. */
@@ -68,7 +69,9 @@ export function createHttpsFeature(ctx: AppContext): HttpsFeature {
 
   function info(): HttpsInfo {
     if (!enabled || !material || port === null) return { enabled: false, port: config.https.port, source: null, urls: [], certificateExpiresAt: null, ca: null };
-    const hostFirst = [...material.server.names].sort((a, b) => Number(isIP(a) !== 0) - Number(isIP(b) !== 0));
+    // What a phone can reach: the loopback names stay in the certificate but are no address for it.
+    const reachable = material.server.names.filter((name) => !LOOPBACK.has(name));
+    const hostFirst = reachable.sort((a, b) => Number(isIP(a) !== 0) - Number(isIP(b) !== 0));
     const urls = hostFirst.map((name) => `https://${isIP(name) === 6 ? `[${name}]` : name}${port === 443 ? '' : `:${port}`}`);
     return {
       enabled: true,

@@ -123,6 +123,28 @@ describe('the installable dashboard over HTTPS on the LAN', () => {
     await page.screenshot({ path: join(SCREENS, 'phone-app-tab-plain-http.png'), fullPage: true });
   }, 60_000);
 
+  it('Turn on alerts: when the browser refuses a subscription, says why and stores nothing', async () => {
+    const { page, context } = await openPhone(origin);
+    await context.grantPermissions(['notifications'], { origin });
+    await page.goto('/login');
+    await page.getByLabel('Username').fill(owner.username);
+    await page.getByLabel('Password', { exact: true }).fill(owner.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.goto('/dashboard/settings?tab=phone');
+    await page.getByTestId('push-alerts').getByLabel('Alerts to push').selectOption('CRITICAL');
+    await page.getByRole('button', { name: 'Turn on alerts on this device' }).click();
+    // Chromium refuses push in an incognito profile (as a browser context is) and could not reach its
+    // push service here anyway: the refusal is shown in the browser's words, and nothing is stored.
+    await page.getByTestId('toast').getByText(/Registration failed/).waitFor();
+    await page.getByTestId('push-state').getByText('This device does not receive pushed alerts.').waitFor();
+    const stored = await page.evaluate(async () => {
+      const res = await fetch('/api/push', { headers: { authorization: `Bearer ${localStorage.getItem('token')}` } });
+      return (await res.json()).data.subscriptions;
+    });
+    expect(stored).toEqual([]);
+  }, 60_000);
+
   it('a push delivered to the service worker becomes a notification that a CRITICAL keeps on screen', async () => {
     // Service-worker registrations are reported for every context of the browser: only this one stays.
     for (const earlier of contexts.splice(0)) await earlier.close();

@@ -78,9 +78,11 @@ describe('HTTPS from the local CA', () => {
     const info = res.body.data;
     expect(info).toMatchObject({ enabled: true, source: 'local-ca', port: Number(new URL(gw.httpsUrl!).port) });
     expect(info.urls).toContain(`https://${LAN_NAME}:${info.port}`);
-    expect(info.urls).toContain(`https://127.0.0.1:${info.port}`);
-    // Host names before addresses: the name is what a grower types.
-    expect(info.urls.findIndex((u: string) => /\/\/\d/.test(u))).toBeGreaterThan(info.urls.indexOf(`https://${LAN_NAME}:${info.port}`));
+    // No loopback address: the list is what a phone can open. Host names first: what a grower types.
+    expect(info.urls.filter((u: string) => /\/\/(localhost|127\.0\.0\.1|\[::1\]):/.test(u))).toEqual([]);
+    expect(info.urls).toContain(`https://${LAN_NAME}:${info.port}`);
+    const isAddress = info.urls.map((u: string) => /\/\/(\d|\[)/.test(u));
+    expect(isAddress).toEqual([...isAddress].sort((a, b) => Number(a) - Number(b)));
     expect(info.ca).toEqual({ fingerprintSha256: new X509Certificate(ca).fingerprint256, expiresAt: expect.any(String), downloadPath: '/api/https/ca.crt' });
   });
 
