@@ -8,12 +8,14 @@ import type { HttpsInfo } from '../contract/https.ts';
 import type { Feature } from '../features.ts';
 import { certificateNames } from '../http/certificate-names.ts';
 import { close, createHttpsListener, listen } from '../http/https-listener.ts';
+import { issueTimeMs } from './issue-time.ts';
 import { CA_DOWNLOAD_PATH, httpsPublicRoutes, httpsRoutes } from './routes.ts';
 import type { TlsMaterial } from './tls-store.ts';
 
 /** How often the names and the expiry of the gateway's own certificate are checked (a new DHCP address). */
 const RECHECK_MS = 60 * 60_000;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
+
 
 export interface HttpsFeature extends Feature {
   /** Opens the HTTPS listener for `app` once it listens on HTTP (gateway.ts); nothing when HTTPS is off. */
@@ -46,7 +48,7 @@ export function createHttpsFeature(ctx: AppContext): HttpsFeature {
     // Imported here: the X.509 library (and its reflect polyfill) is loaded only with HTTPS on.
     const store = await import('./tls-store.ts');
     if (certFile !== undefined && keyFile !== undefined) return store.readProvidedCertificate({ certFile, keyFile });
-    const local = await store.ensureLocalCertificate({ dir: join(config.dataDir, 'tls'), names: names(), nowMs: clock.now() });
+    const local = await store.ensureLocalCertificate({ dir: join(config.dataDir, 'tls'), names: names(), nowMs: issueTimeMs(Date.now()) });
     if (local.issued) log.info({ names: local.server.names, fingerprintSha256: local.server.fingerprintSha256 }, 'issued a server certificate from the local CA');
     return local;
   }
