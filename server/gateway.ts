@@ -21,6 +21,7 @@ import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import type { ControlService } from './devices/control-service.ts';
 import type { BatchedTicks } from './sensors/batched-ticks.ts';
 import type { PreviewLimits } from './devices/rules/preview-service.ts';
+import { createClimateFeature } from './climate/feature.ts';
 import { createDevicesFeature } from './devices/feature.ts';
 import { siteOf } from './devices/rules/site.ts';
 import { devicesDependingOn } from './devices/rules/dependents.ts';
@@ -31,6 +32,8 @@ import type { DataLifecycle } from './lifecycle/data-lifecycle.ts';
 import { createLifecycleFeature } from './lifecycle/feature.ts';
 import { createMetricsFeature } from './metrics/feature.ts';
 import { createMqttFeature } from './mqtt/feature.ts';
+import { createNotificationsFeature, type NotificationsFeature } from './notifications/feature.ts';
+import type { OutboxTiming } from './notifications/outbox-worker.ts';
 import { createRealtimeFeature } from './realtime/feature.ts';
 import type { HubOptions, RealtimeHub } from './realtime/hub.ts';
 import { createSensorsFeature } from './sensors/feature.ts';
@@ -56,6 +59,8 @@ export interface GatewayOptions {
   hubOptions?: Partial<HubOptions>;
   /** Rule previews at once, per account and in all (default DEFAULT_PREVIEW_LIMITS). */
   previewLimits?: PreviewLimits;
+  /** Outbox retries and timeouts (default DEFAULT_OUTBOX_TIMING). */
+  outboxTiming?: Partial<OutboxTiming>;
   /** Web Push: tests pass an agent trusting their loopback push receiver, and short retry waits. */
   pushOptions?: PushFeatureOptions;
   /** Folder of the built dashboard; default web/dist when it exists. */
@@ -75,6 +80,8 @@ export interface Gateway extends AppContext {
   sampler: SamplingLoop;
   /** The sampler's ticks waiting for their once-a-minute commit (`flush()` commits now). */
   batches: BatchedTicks;
+  /** Alert channels, their outbox and escalation. */
+  notifications: NotificationsFeature;
   /** Web Push of alerts: subscriptions, the sender and the alert pusher. */
   push: PushFeature;
   /** http://host:port once started. */
@@ -101,12 +108,20 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const settings = createSettingsFeature(ctx);
   const usersFeature = createUsersFeature(ctx, { auth });
   const realtime = createRealtimeFeature(ctx, { auth, hubOptions: options.hubOptions });
-  const devices = createDevicesFeature(ctx, { hub: realtime.hub, previewLimits: options.previewLimits });
+  const climate = createClimateFeature(ctx);
+  const devices = createDevicesFeature(ctx, { hub: realtime.hub, previewLimits: options.previewLimits, climate: climate.service });
   const alerts = createAlertsFeature(ctx, {
     emailRecipients: () => auth.users.emailRecipients(),
     dependentsOf: (sensorType) => devicesDependingOn(sensorType, devices.repo.listPlain(), ctx.settings.get().deviceSettings.deadband).map((d) => d.deviceName),
     lockoutCause: (alertType, deviceId) => devices.safety.lockoutCause(alertType, deviceId),
   });
+  // Push before notifications: its `webpush` kind joins the outbox's senders; the direct path yields to it.
+  const push = createPushFeature(
+    ctx,
+    { accountId: (username) => auth.users.findByUsername(username)?.id ?? null, routedByChannels: () => notifications.channels.list().some((c) => c.kind === 'webpush') },
+    options.pushOptions,
+  );
+  const notifications = createNotificationsFeature(ctx, { mail: alerts.mail, alerts: alerts.service, timing: options.outboxTiming, extraSenders: [push.channelSender] });
   const lifecycle = createLifecycleFeature(ctx);
   const analytics = createAnalyticsFeature(ctx);
   const sensors = createSensorsFeature(ctx);
@@ -116,10 +131,9 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status, isSignedIn: auth.isSignedIn });
   const simulator = createSimulatorFeature(ctx);
   const https = createHttpsFeature(ctx);
-  const push = createPushFeature(ctx, options.pushOptions);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
   // consumer of its ticks is listening. Metrics first, so its request timing covers every route.
-  const features: Feature[] = [metrics, https, auth, usersFeature, settings, realtime, health, devices, alerts, push, mqtt, lifecycle, analytics, simulator, sensors];
+  const features: Feature[] = [metrics, https, auth, usersFeature, settings, realtime, health, climate, devices, alerts, notifications, push, mqtt, lifecycle, analytics, simulator, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   const app = await buildHttpApp(ctx, { features, authenticate: auth.authenticate, webRoot });
@@ -135,6 +149,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     control: devices.control,
     sampler: sensors.sampler,
     batches: sensors.batches,
+    notifications,
     push,
     url: '',
     httpsUrl: null,

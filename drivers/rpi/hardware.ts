@@ -117,12 +117,15 @@ export async function createRaspberryPiHardware(
     }
   }
   const servoOptions = options.outputs.filter((o) => o.kind === 'servo');
+  const servos: ServoOutput[] = [];
   if (servoOptions.length > 0) {
     if (!pigpio) unavailable('servo', 'needs pigpio, which is unavailable');
     else {
       for (const o of servoOptions) {
         try {
-          outputs.set(o.outputId, new ServoOutput({ pigpio, outputId: o.outputId, pin: o.pin, openPulseUs: o.openPulseUs, closedPulseUs: o.closedPulseUs }));
+          const servo = new ServoOutput({ pigpio, outputId: o.outputId, pin: o.pin, openPulseUs: o.openPulseUs, closedPulseUs: o.closedPulseUs, clock: options.clock });
+          servos.push(servo);
+          outputs.set(o.outputId, servo);
         } catch (err) {
           unavailable(`output:${o.outputId}`, `GPIO ${o.pin}: ${message(err)}`);
         }
@@ -170,6 +173,7 @@ export async function createRaspberryPiHardware(
       await safeState().catch((err) => log('error', message(err)));
       for (const relay of relays) relay.close();
       await opened.close();
+      for (const servo of servos) servo.close();
       pigpio?.terminate?.();
     },
   };

@@ -10,3 +10,5 @@ export * from './realtime.ts';
 export * from './simulator.ts';
 export * from './fleet.ts';
 export * from './clock.ts';
+export * from './climate.ts';
+export * from './notification.ts';

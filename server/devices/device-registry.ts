@@ -6,6 +6,7 @@ import { isOnStatus, safeStatusFor } from './actions.ts';
 import type { ControlService } from './control-service.ts';
 import type { DevicePatch, DevicesRepo } from './devices-repo.ts';
 import { checkOffAt, mergeRules } from './rules/off-at.ts';
+import { stage2Problem } from '../climate/follow.ts';
 
 /**
  * The duty share to store: required with 'duty' (sent now or kept from before), refused with any other
@@ -139,6 +140,8 @@ export class DeviceRegistry {
     const automationRules = mergeRules(device.automationRules, changes.automationRules);
     if (automationRules.schedule) this.deps.checkSchedule?.(automationRules.schedule);
     checkOffAt(automationRules);
+    const stageProblem = stage2Problem({ deviceId, rules: automationRules }, this.deps.repo.listPlain());
+    if (stageProblem) throw invalid(stageProblem, 'automationRules.stage');
     const sensorLossAction = changes.sensorLossAction ?? device.sensorLossAction;
     return this.#changed(
       this.deps.repo.update(deviceId, {

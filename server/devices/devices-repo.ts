@@ -48,6 +48,8 @@ export interface StateChange {
   actor: string;
   reason: string;
   atMs: number;
+  /** A roof window's opening (0-100); default fully open when opened, 0 when closed. */
+  openPct?: number;
 }
 
 export interface DevicesRepoDeps {
@@ -162,9 +164,17 @@ export class DevicesRepo {
   recordStateChange(change: StateChange): { device: Device; controlLog: ControlLog } {
     const at = new Date(change.atMs);
     const turnedOn = change.newStatus === 'ON' || change.newStatus === 'OPEN';
+    // Only a window (OPEN/CLOSED) has an opening; closed is 0 whatever was asked.
+    const window = change.newStatus === 'OPEN' || change.newStatus === 'CLOSED';
+    const openPct = window ? (turnedOn ? (change.openPct ?? 100) : 0) : undefined;
     const logRow = this.deps.db.transaction((tx) => {
       tx.update(devices)
-        .set({ status: change.newStatus, updatedAt: at, ...(turnedOn && change.previousStatus !== change.newStatus ? { lastActivatedAt: at } : {}) })
+        .set({
+          status: change.newStatus,
+          updatedAt: at,
+          ...(turnedOn && change.previousStatus !== change.newStatus ? { lastActivatedAt: at } : {}),
+          ...(openPct !== undefined ? { openPct } : {}),
+        })
         .where(eq(devices.deviceId, change.deviceId))
         .run();
       return tx
@@ -259,6 +269,7 @@ export class DevicesRepo {
       stateReason: null,
       locks: [],
       output: this.#binding(row.outputId),
+      ...(row.type === 'SERVO' ? { openPct: row.openPct ?? (row.status === 'OPEN' ? 100 : 0) } : {}),
       createdAt: toIso(row.createdAt),
       updatedAt: toIso(row.updatedAt),
     };

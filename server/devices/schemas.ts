@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { DEVICE_ID_PATTERN, Envelope, VisibleText } from '../contract/common.ts';
-import { AddableDeviceType, AutomationPreview, ControlAction, ControlLog, ControlSource, Device, DeviceStats, DeviceType, Schedule, SensorLossAction } from '../contract/device.ts';
+import { AddableDeviceType, AutomationPreview, AutomationRules, ControlAction, ControlLog, ControlSource, Device, DeviceStats, DeviceType, Schedule, SensorLossAction } from '../contract/device.ts';
 
 export const DeviceIdParams = Type.Object({
   deviceId: Type.String({ minLength: 1, maxLength: 64, pattern: DEVICE_ID_PATTERN }),
@@ -52,6 +52,12 @@ const AutomationRulesBody = Type.Object(
     schedule: Type.Optional(Type.Union([Schedule, Type.Null()])),
     // The domain checks that each release point lies on the right side of its rule.
     offAt: Type.Optional(Type.Object(ruleNumbers(), { additionalProperties: false })),
+    // Following the climate program (docs/climate.md); the domain checks that a stage 2 has its stage 1.
+    follow: AutomationRules.properties.follow,
+    stage: AutomationRules.properties.stage,
+    stage2OffsetC: AutomationRules.properties.stage2OffsetC,
+    proportionalBandC: AutomationRules.properties.proportionalBandC,
+    heatingCycleMinutes: AutomationRules.properties.heatingCycleMinutes,
   },
   { additionalProperties: false },
 );

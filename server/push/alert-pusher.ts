@@ -16,6 +16,8 @@ export interface AlertPusherOptions {
   clock: Clock;
   logger: Logger;
   retryDelaysMs?: readonly number[];
+  /** True while the notification outbox pushes alerts through a `webpush` channel (then this stays quiet). */
+  routedByChannels?: () => boolean;
 }
 
 interface Delivery {
@@ -44,6 +46,7 @@ export class AlertPusher {
 
   start(bus: EventBus): void {
     this.#off = bus.on('alertRaised', 'push', ({ alert }) => {
+      if (this.#options.routedByChannels?.()) return;
       this.#track(this.pushAlert(alert));
     });
   }

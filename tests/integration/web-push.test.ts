@@ -152,3 +152,48 @@ describe('Web Push of alerts, against a push service on the loopback', () => {
     expect(gw.push.repo.all().map((r) => r.endpoint)).not.toContain(theirs.subscription.endpoint);
   });
 });
+
+describe('Web Push as a channel kind of the notification outbox', () => {
+  let receiver: PushReceiver;
+  let gw: TestGateway;
+  let http: HttpClient;
+  let admin: string;
+
+  beforeAll(async () => {
+    receiver = await startPushReceiver();
+    gw = await startTestGateway({ webPush: { subject: 'mailto:grower@example.com', endpointHosts: ['127.0.0.1'] } }, { clock: new ManualClock(), pushOptions: { agent: receiver.agent } });
+    http = httpClient(gw.url);
+    admin = await registerUser(http, { username: 'owner' });
+  });
+  afterAll(async () => {
+    await gw.dispose();
+    await receiver.close();
+  });
+
+  it('refuses a target that is neither a username nor *, and a secret, naming the field', async () => {
+    const bad = await http.post('/api/notifications/channels', { channelId: 'phones', kind: 'webpush', target: 'nobody', minSeverity: 'HIGH' }, admin);
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toMatch(/target/);
+    const secret = await http.post('/api/notifications/channels', { channelId: 'phones', kind: 'webpush', target: '*', minSeverity: 'HIGH', secret: 'sixteen-characters!' }, admin);
+    expect(secret.status).toBe(400);
+    expect(JSON.stringify(secret.body)).toMatch(/secret/);
+    expect((await http.get('/api/notifications/channels', admin)).body.data).toEqual([]);
+  });
+
+  it('with a webpush channel, an alert reaches each browser once, through the outbox and its delivery log', async () => {
+    const phone = receiver.browser('/push/owner-phone');
+    expect((await http.post('/api/push/subscriptions', { ...phone.subscription, minSeverity: 'LOW' }, admin)).status).toBe(201);
+    expect((await http.post('/api/notifications/channels', { channelId: 'phones', kind: 'webpush', target: 'owner', minSeverity: 'HIGH' }, admin)).status).toBe(201);
+
+    const res = await http.post('/api/alerts/default', { alertType: 'TANK_EMPTY', severity: 'CRITICAL', message: 'Tank empty: pump locked out' }, admin);
+    const id = res.body.data._id as string;
+    await gw.notifications.worker.idle();
+    await gw.push.pusher.idle();
+
+    const received = receiver.received.filter((r) => r.path === '/push/owner-phone').map((r) => JSON.parse(phone.decrypt(r.body)));
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({ alertId: id, severity: 'CRITICAL', tag: `alert-${id}`, url: `/dashboard/alerts?acknowledge=${id}` });
+    const log = (await http.get('/api/notifications/log', admin)).body.data.find((d: { channelId: string; alertId: string }) => d.channelId === 'phones' && d.alertId === id);
+    expect(log).toMatchObject({ status: 'delivered' });
+  });
+});

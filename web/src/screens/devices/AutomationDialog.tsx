@@ -19,6 +19,7 @@ import { PreviewPanel } from './automation/PreviewPanel.tsx';
 import { ScheduleEditor } from './automation/ScheduleEditor.tsx';
 import { ruleLabel, rulesFromTexts, textsFromRules, type RuleTexts } from './automation/rule-form.ts';
 import { RULE_SHAPES, ruleStatements, ruleVerb, scheduleStatement } from './automation/rule-text.ts';
+import { FollowProgram, followFormOf, followRules, type FollowForm } from './automation/FollowProgram.tsx';
 import './automation/automation.css';
 
 /** The 10-minute cycle of sensor-loss duty (server/contract/device.ts SENSOR_LOSS_DUTY_CYCLE_MS). */
@@ -30,6 +31,7 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
   const [texts, setTexts] = useState<RuleTexts>(() => textsFromRules(device.automationRules, unit));
   const [scheduleForm, setScheduleForm] = useState<ScheduleForm>(() => formFromSchedule(device.automationRules.schedule));
   const [lossAction, setLossAction] = useState<SensorLossAction>(device.sensorLossAction);
+  const [followForm, setFollowForm] = useState<FollowForm>(() => followFormOf(device.automationRules));
   const [dutyText, setDutyText] = useState(device.sensorLossDutyPct === null ? '30' : String(device.sensorLossDutyPct));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -43,7 +45,7 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
 
   const schedule = scheduleFromForm(scheduleForm);
   const bands = rulesFromTexts(device, fields, texts, unit, RULE_LABELS);
-  const rules: AutomationRules | string = typeof bands === 'string' ? bands : typeof schedule === 'string' ? schedule : { ...bands, schedule };
+  const rules: AutomationRules | string = typeof bands === 'string' ? bands : typeof schedule === 'string' ? schedule : { ...bands, schedule, ...followRules(followForm) };
   const duty = lossAction === 'duty' ? Number(dutyText) : null;
   const dutyProblem = duty !== null && (dutyText.trim() === '' || !Number.isFinite(duty) || duty < 0 || duty > 100) ? 'Duty must be a number from 0 to 100 %' : null;
 
@@ -79,6 +81,7 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
           <input type="checkbox" name="autoMode" checked={autoMode} onChange={(e) => setAutoMode(e.target.checked)} />
           Auto Mode
         </label>
+        {autoMode && <FollowProgram deviceType={device.deviceType} form={followForm} onChange={setFollowForm} />}
         {autoMode &&
           fields.map((field) => {
             const label = ruleLabel(RULE_LABELS[field], field, unit);
