@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { certificateNames } from '../../../server/http/certificate-names.ts';
 import { EARLIEST_ISSUE_MS, issueTimeMs } from '../../../server/https/issue-time.ts';
+import { publicUrlOf } from '../../../server/notifications/public-url.ts';
 import { ensureLocalCertificate, RENEW_BEFORE_MS } from '../../../server/https/tls-store.ts';
 
 const DAY_MS = 86_400_000;
@@ -60,5 +61,14 @@ describe('certificate names', () => {
     expect(names).not.toContain('bad_name');
     expect(names.filter((n) => /^fe[89ab]/.test(n))).toEqual([]);
     expect(names).toEqual([...names].sort());
+  });
+});
+
+describe('links in notifications', () => {
+  it('point at the https address when HTTPS is on, where the installed dashboard lives', () => {
+    const notifications = { telegramApiUrl: 'https://api.telegram.org' };
+    expect(publicUrlOf({ port: 8080, notifications, https: { port: 8443 } })).toBe(`https://${hostname()}.local:8443`);
+    expect(publicUrlOf({ port: 8080, notifications, https: { port: null } })).toBe(`http://${hostname()}.local:8080`);
+    expect(publicUrlOf({ port: 8080, notifications: { ...notifications, publicUrl: 'https://serre.example.org' }, https: { port: 8443 } })).toBe('https://serre.example.org');
   });
 });
