@@ -46,6 +46,7 @@ export function createMetricsFeature(ctx: AppContext, uses: MetricsUses): Metric
     mqttStatus: uses.mqttStatus,
     previews: uses.previews,
     mqttInputDropped: uses.mqttInputDropped,
+    driverStatus: () => ctx.hardware.status(),
   });
   const offs: Array<() => void> = [];
   return {
