@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import webPush from 'web-push';
+import { generateKeyPairSync } from 'node:crypto';
 
 export const VAPID_FILE = 'vapid.json';
 
@@ -29,8 +29,20 @@ export function loadOrCreateVapidKeys(dataDir: string): VapidKeys {
       return { publicKey: stored.publicKey, privateKey: stored.privateKey };
     }
   }
-  const keys = webPush.generateVAPIDKeys();
+  const keys = generateVapidKeys();
   writeFileSync(path, `${JSON.stringify(keys)}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);
   return keys;
+}
+
+/**
+ * A P-256 pair in the form VAPID uses (what `web-push`'s generateVAPIDKeys gives, made with Node's own
+ * crypto so the web-push package is loaded only when a push is sent): the public key as an
+ * uncompressed point, the private key as its 32-byte scalar, both base64url.
+ */
+function generateVapidKeys(): VapidKeys {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const jwk = privateKey.export({ format: 'jwk' });
+  const point = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')]);
+  return { publicKey: point.toString('base64url'), privateKey: jwk.d! };
 }

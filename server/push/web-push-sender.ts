@@ -1,5 +1,5 @@
 import type { Agent } from 'node:https';
-import webPush, { WebPushError } from 'web-push';
+import type { WebPushError } from 'web-push';
 import type { PushMessage } from '../contract/push.ts';
 import type { VapidKeys } from './vapid-keys.ts';
 
@@ -40,6 +40,8 @@ export class WebPushSender {
 
   async send(target: PushTarget, message: PushMessage, delivery: { urgency: PushUrgency; ttlSeconds: number }): Promise<PushOutcome> {
     const { vapid, subject, agent, timeoutMs = 10_000 } = this.#options;
+    // Loaded on the first push: most gateways never send one, and its code would sit on their heap.
+    const webPush = (await import('web-push')).default;
     try {
       await webPush.sendNotification(target, JSON.stringify(message), {
         vapidDetails: { subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
@@ -53,10 +55,11 @@ export class WebPushSender {
       });
       return { status: 'delivered' };
     } catch (err) {
-      if (err instanceof WebPushError) {
-        const text = `push service answered ${err.statusCode}${err.body ? `: ${String(err.body).slice(0, 120)}` : ''}`;
-        if (err.statusCode === 404 || err.statusCode === 410) return { status: 'gone', message: text };
-        return { status: 'failed', retryable: err.statusCode === 429 || err.statusCode >= 500, message: text };
+      if (err instanceof webPush.WebPushError) {
+        const pushError = err as WebPushError;
+        const text = `push service answered ${pushError.statusCode}${pushError.body ? `: ${String(pushError.body).slice(0, 120)}` : ''}`;
+        if (pushError.statusCode === 404 || pushError.statusCode === 410) return { status: 'gone', message: text };
+        return { status: 'failed', retryable: pushError.statusCode === 429 || pushError.statusCode >= 500, message: text };
       }
       return { status: 'failed', retryable: true, message: (err as Error).message.slice(0, 200) };
     }
