@@ -91,6 +91,8 @@ describe('the installable dashboard over HTTPS on the LAN', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL('**/dashboard');
     await page.goto('/dashboard/settings?tab=phone');
+    // The realtime channel follows the page to wss:// (same origin, same authentication).
+    await page.getByText('System Connected').waitFor();
     const section = page.getByTestId('secure-connection');
     await section.getByTestId('connection-state').getByText('This page is on a secure connection').waitFor();
     await section.getByRole('link', { name: origin }).waitFor();
