@@ -77,10 +77,10 @@ export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Pr
     return payload;
   });
   // Addresses can change (DHCP), so the list is rebuilt at most once a minute rather than once.
-  let hosts = { names: allowedHostNames({ listenHost: ctx.config.host, allowedHosts: ctx.config.allowedHosts }), builtAtMs: performance.now() };
+  let hosts = { names: allowedHostNames({ listenHost: ctx.config.host, allowedHosts: [...ctx.config.allowedHosts, ...ctx.config.https.hostNames] }), builtAtMs: performance.now() };
   app.addHook('onRequest', makeHostGuard(() => {
     if (performance.now() - hosts.builtAtMs > 60_000) {
-      hosts = { names: allowedHostNames({ listenHost: ctx.config.host, allowedHosts: ctx.config.allowedHosts }), builtAtMs: performance.now() };
+      hosts = { names: allowedHostNames({ listenHost: ctx.config.host, allowedHosts: [...ctx.config.allowedHosts, ...ctx.config.https.hostNames] }), builtAtMs: performance.now() };
     }
     return hosts.names;
   }));

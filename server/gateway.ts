@@ -7,6 +7,8 @@ import { createHardware, type Hardware } from '../drivers/index.ts';
 import { buildHttpApp } from './app.ts';
 import { ensurePrivateDataDir } from './db/data-dir.ts';
 import { createHealthFeature } from './health/feature.ts';
+import { createHttpsFeature } from './https/feature.ts';
+import { createPushFeature, type PushFeature, type PushFeatureOptions } from './push/feature.ts';
 import { packageRoot } from './package-root.ts';
 import { createAlertsFeature } from './alerts/feature.ts';
 import { createAnalyticsFeature } from './analytics/feature.ts';
@@ -59,6 +61,8 @@ export interface GatewayOptions {
   previewLimits?: PreviewLimits;
   /** Outbox retries and timeouts (default DEFAULT_OUTBOX_TIMING). */
   outboxTiming?: Partial<OutboxTiming>;
+  /** Web Push: tests pass an agent trusting their loopback push receiver, and short retry waits. */
+  pushOptions?: PushFeatureOptions;
   /** Folder of the built dashboard; default web/dist when it exists. */
   webRoot?: string | null;
 }
@@ -78,8 +82,12 @@ export interface Gateway extends AppContext {
   batches: BatchedTicks;
   /** Alert channels, their outbox and escalation. */
   notifications: NotificationsFeature;
+  /** Web Push of alerts: subscriptions, the sender and the alert pusher. */
+  push: PushFeature;
   /** http://host:port once started. */
   url: string;
+  /** https://127.0.0.1:port once started with config https.port set, else null. */
+  httpsUrl: string | null;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -107,7 +115,13 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     dependentsOf: (sensorType) => devicesDependingOn(sensorType, devices.repo.listPlain(), ctx.settings.get().deviceSettings.deadband).map((d) => d.deviceName),
     lockoutCause: (alertType, deviceId) => devices.safety.lockoutCause(alertType, deviceId),
   });
-  const notifications = createNotificationsFeature(ctx, { mail: alerts.mail, alerts: alerts.service, timing: options.outboxTiming });
+  // Push before notifications: its `webpush` kind joins the outbox's senders; the direct path yields to it.
+  const push = createPushFeature(
+    ctx,
+    { accountId: (username) => auth.users.findByUsername(username)?.id ?? null, routedByChannels: () => notifications.channels.list().some((c) => c.kind === 'webpush') },
+    options.pushOptions,
+  );
+  const notifications = createNotificationsFeature(ctx, { mail: alerts.mail, alerts: alerts.service, timing: options.outboxTiming, extraSenders: [push.channelSender] });
   const lifecycle = createLifecycleFeature(ctx);
   const analytics = createAnalyticsFeature(ctx);
   const sensors = createSensorsFeature(ctx);
@@ -116,9 +130,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const metrics = createMetricsFeature(ctx, { sampler: sensors.sampler, listDevices, alerts: alerts.service, mqttStatus: mqtt.status, previews: () => devices.preview.counts(), mqttInputDropped: () => mqtt.inputDropped() });
   const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status, isSignedIn: auth.isSignedIn });
   const simulator = createSimulatorFeature(ctx);
+  const https = createHttpsFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
   // consumer of its ticks is listening. Metrics first, so its request timing covers every route.
-  const features: Feature[] = [metrics, auth, usersFeature, settings, realtime, health, climate, devices, alerts, notifications, mqtt, lifecycle, analytics, simulator, sensors];
+  const features: Feature[] = [metrics, https, auth, usersFeature, settings, realtime, health, climate, devices, alerts, notifications, push, mqtt, lifecycle, analytics, simulator, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   const app = await buildHttpApp(ctx, { features, authenticate: auth.authenticate, webRoot });
@@ -135,7 +150,9 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     sampler: sensors.sampler,
     batches: sensors.batches,
     notifications,
+    push,
     url: '',
+    httpsUrl: null,
     async start() {
       ctx.clockSync.start();
       await startFeatures(features, log);
@@ -144,6 +161,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       const port = typeof address === 'object' && address ? address.port : ctx.config.port;
       const host = ctx.config.host === '0.0.0.0' || ctx.config.host === '::' ? '127.0.0.1' : ctx.config.host;
       gateway.url = `http://${host}:${port}`;
+      await https.listen(app);
+      gateway.httpsUrl = https.url();
     },
     async stop() {
       ctx.clockSync.stop();

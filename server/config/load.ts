@@ -63,11 +63,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   // GREENHOUSE_MQTT_URL sets a nested key (mqtt.url), so it is merged into the file's mqtt object.
   const mqttUrl = env.GREENHOUSE_MQTT_URL;
   if (mqttUrl !== undefined && mqttUrl !== '') raw.mqtt = { ...(isObject(raw.mqtt) ? raw.mqtt : {}), url: mqttUrl };
+  // HTTPS_PORT sets https.port the same way.
+  const httpsPort = env.HTTPS_PORT;
+  if (httpsPort !== undefined && httpsPort !== '') raw.https = { ...(isObject(raw.https) ? raw.https : {}), port: /^\d+$/.test(httpsPort) ? Number(httpsPort) : httpsPort };
   Object.assign(raw, overrides);
 
   const withDefaults = Value.Default(ConfigSchema, Value.Clone(raw)) as Config;
   for (const error of schemaErrors(withDefaults)) problems.push(describe(error.instancePath, error.message, withDefaults));
-  problems.push(...checkWiring(withDefaults), ...checkMqtt(withDefaults), ...checkSensorInstances(withDefaults.sensors?.instances));
+  problems.push(...checkWiring(withDefaults), ...checkMqtt(withDefaults), ...checkHttps(withDefaults), ...checkSensorInstances(withDefaults.sensors?.instances));
   if (problems.length > 0) throw new ConfigError(problems);
 
   // Every output carries its wired type from here on: binding and safety read only that.
@@ -129,6 +132,17 @@ export function withoutCredentials(url: string): string {
 const MQTT_PROTOCOLS = ['mqtt:', 'mqtts:', 'tcp:', 'ssl:', 'ws:', 'wss:'];
 
 /** The broker url must parse and name a protocol the mqtt package speaks. */
+/** A grower's certificate needs its key and the reverse; HTTPS cannot share the HTTP port. */
+function checkHttps(config: Config): string[] {
+  const { port, certFile, keyFile } = config.https;
+  const problems: string[] = [];
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    problems.push(`https.${certFile === undefined ? 'certFile' : 'keyFile'}: must be set together with https.${certFile === undefined ? 'keyFile' : 'certFile'}`);
+  }
+  if (port !== null && port !== 0 && port === config.port) problems.push(`https.port (HTTPS_PORT): must differ from port (PORT), both are ${port}`);
+  return problems;
+}
+
 function checkMqtt(config: Config): string[] {
   const url = config.mqtt?.url;
   if (typeof url !== 'string') return [];

@@ -225,6 +225,39 @@ export const ConfigSchema = Type.Object({
     { default: {} },
   ),
   mqtt: Mqtt,
+  /**
+   * HTTPS beside HTTP (docs/https.md): off while `port` is null. Without `certFile`/`keyFile` the
+   * gateway issues its own certificate from a local CA kept in `<dataDir>/tls/` for its host names,
+   * its addresses, `allowedHosts` and `hostNames`; with both, it serves the grower's pair as it is.
+   */
+  https: Type.Object(
+    {
+      port: Type.Union([Type.Integer({ minimum: 0, maximum: 65535 }), Type.Null()], { default: null }),
+      certFile: Type.Optional(Type.String({ minLength: 1 })),
+      keyFile: Type.Optional(Type.String({ minLength: 1 })),
+      hostNames: Type.Array(Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.:_-]+$' }), { maxItems: 50, default: [] }),
+    },
+    { default: {} },
+  ),
+  /**
+   * Web Push (docs/https.md): the VAPID subject the push services may contact about this sender, a
+   * `mailto:` or `https:` URL. Apple's service refuses a subject at `localhost`: set a real address.
+   */
+  webPush: Type.Object(
+    {
+      subject: Type.String({ pattern: '^(mailto:|https://)', default: 'mailto:greenhouse-gateway@example.invalid' }),
+      /**
+       * Push services a subscription's endpoint may point at (`*.` matches any subdomain): the gateway
+       * POSTs to that URL, so a signed-in viewer must not be able to aim it at any host of the LAN.
+       * Chrome/Android, Firefox, Safari/iOS and Edge by default.
+       */
+      endpointHosts: Type.Array(Type.String({ minLength: 1, maxLength: 253, pattern: '^(\\*\\.)?[A-Za-z0-9.:_-]+$' }), {
+        maxItems: 50,
+        default: ['fcm.googleapis.com', 'android.googleapis.com', '*.push.services.mozilla.com', 'web.push.apple.com', '*.notify.windows.com'],
+      }),
+    },
+    { default: {} },
+  ),
   /** Alert channels (server/notifications/README.md); the channels themselves are managed from the dashboard. */
   notifications: Type.Object(
     {

@@ -6,8 +6,8 @@ import { IsoTimestamp } from './common.ts';
  * How alerts leave the gateway besides the dashboard (server/notifications/README.md). A new kind is
  * one entry here and one sender in server/notifications/kinds/.
  */
-export const CHANNEL_KINDS = ['webhook', 'ntfy', 'telegram', 'email'] as const;
-export const ChannelKind = Type.Union([Type.Literal('webhook'), Type.Literal('ntfy'), Type.Literal('telegram'), Type.Literal('email')]);
+export const CHANNEL_KINDS = ['webhook', 'ntfy', 'telegram', 'email', 'webpush'] as const;
+export const ChannelKind = Type.Union([Type.Literal('webhook'), Type.Literal('ntfy'), Type.Literal('telegram'), Type.Literal('email'), Type.Literal('webpush')]);
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 export const CHANNEL_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$';

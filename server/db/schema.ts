@@ -260,3 +260,26 @@ export const climatePrograms = sqliteTable('climate_programs', {
   program: text('program', { mode: 'json' }).notNull(),
   updatedAt: timestampMs('updated_at').notNull(),
 });
+
+/**
+ * Web Push subscriptions (docs/https.md): one row per browser that asked for alert notifications, owned
+ * by the account that subscribed it (deleted with it). `endpoint` is the push service's URL for that
+ * browser; `p256dh` and `auth` are its message-encryption keys (RFC 8291), base64url.
+ */
+export const pushSubscriptions = sqliteTable(
+  'push_subscriptions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    minSeverity: text('min_severity', { enum: ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] }).notNull(),
+    createdAt: createdAt(),
+    lastDeliveredAt: timestampMs('last_delivered_at'),
+    lastError: text('last_error'),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint_unique').on(t.endpoint), index('push_subscriptions_user_id_idx').on(t.userId)],
+);

@@ -6,6 +6,7 @@ import { ChannelService } from './channel-service.ts';
 import { ChannelsRepo } from './channels-repo.ts';
 import { NotificationDispatcher, type EscalationSource } from './dispatcher.ts';
 import { createSenders } from './kinds/index.ts';
+import type { ChannelSender } from './kinds/types.ts';
 import { OutboxRepo } from './outbox-repo.ts';
 import { OutboxRetention } from './outbox-retention.ts';
 import { OutboxWorker, type OutboxTiming } from './outbox-worker.ts';
@@ -17,6 +18,8 @@ export interface NotificationsUses {
   mail: MailSender;
   alerts: EscalationSource;
   timing?: Partial<OutboxTiming>;
+  /** Channel kinds other features provide (Web Push). */
+  extraSenders?: readonly ChannelSender[];
 }
 
 export interface NotificationsFeature extends Feature {
@@ -32,7 +35,7 @@ export function createNotificationsFeature(ctx: AppContext, uses: NotificationsU
   const logger = featureLogger(ctx, 'notifications');
   const channelsRepo = new ChannelsRepo({ db, clock });
   const outbox = new OutboxRepo({ db, clock });
-  const senders = createSenders({ mail: uses.mail, telegramApiUrl: config.notifications.telegramApiUrl });
+  const senders = createSenders({ mail: uses.mail, telegramApiUrl: config.notifications.telegramApiUrl, extra: uses.extraSenders });
   const worker = new OutboxWorker({ outbox, channels: channelsRepo, senders, clock, logger, timing: uses.timing });
   const publicUrl = () => publicUrlOf(config);
   const dispatcher = new NotificationDispatcher({ bus, channels: channelsRepo, outbox, worker, alerts: uses.alerts, settings, clock, logger, publicUrl });

@@ -21,6 +21,7 @@ const SCREENS: Array<{ name: string; path: string; tab?: string }> = [
   { name: 'analytics', path: '/dashboard/analytics' },
   { name: 'settings-profile', path: '/dashboard/settings', tab: 'Profile' },
   { name: 'settings-notifications', path: '/dashboard/settings', tab: 'Notifications' },
+  { name: 'settings-phone-app', path: '/dashboard/settings', tab: 'Phone App' },
   { name: 'settings-thresholds', path: '/dashboard/settings', tab: 'Alert Thresholds' },
   { name: 'settings-system', path: '/dashboard/settings', tab: 'System' },
   { name: 'settings-device-safety', path: '/dashboard/settings', tab: 'Device Safety' },

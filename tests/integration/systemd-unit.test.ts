@@ -52,6 +52,7 @@ describe('systemd/greenhouse-gateway.service', () => {
         'GREENHOUSE_DATA_DIR=/var/lib/greenhouse-gateway',
         'GREENHOUSE_CONFIG=/etc/greenhouse-gateway/config.json',
         'GREENHOUSE_HARDWARE=raspberry-pi',
+        'HTTPS_PORT=8443',
       ]),
     );
     expect(one('ProtectSystem')).toBe('strict');

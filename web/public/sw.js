@@ -1,5 +1,6 @@
 /* global self, caches */
-// Service worker: the dashboard's shell opens without the gateway (issue 17: an installable app).
+// Service worker: the dashboard's shell opens without the gateway (an installable app), and alerts
+// pushed by the gateway (docs/https.md, Web Push) become notifications that open the alerts screen.
 // Only the app itself is cached: index.html and the hashed /assets/ files. /api and /ws are never
 // touched, so with the gateway gone the data calls fail and the dashboard says "unreachable" rather
 // than showing anything old as current.
@@ -64,4 +65,48 @@ self.addEventListener('fetch', (event) => {
       })(),
     );
   }
+});
+
+// A push from the gateway: { title, body, severity, alertId, url, tag } (server/contract/push.ts). Every
+// push must show a notification (browsers revoke the subscription of a worker that stays silent). A
+// CRITICAL stays on screen until the grower acts on it; one tag per alert, so a rising severity
+// replaces its earlier notification instead of stacking.
+self.addEventListener('push', (event) => {
+  let message;
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch {
+    message = { body: event.data ? event.data.text() : '' };
+  }
+  const tag = message.tag || 'greenhouse';
+  event.waitUntil(
+    self.registration.showNotification(message.title || 'Greenhouse gateway', {
+      body: message.body || '',
+      tag,
+      renotify: true,
+      requireInteraction: message.severity === 'CRITICAL',
+      icon: '/icon-192.png',
+      badge: '/icon-192.png',
+      data: { url: message.url || '/dashboard/alerts', alertId: message.alertId || null },
+    }),
+  );
+});
+
+// A tap opens the dashboard where the push points (the alerts screen), in an open window if there is one.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = new URL((event.notification.data && event.notification.data.url) || '/dashboard/alerts', self.location.origin);
+  if (target.origin !== self.location.origin) return;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      for (const client of windows) {
+        if (new URL(client.url).origin !== self.location.origin) continue;
+        await client.focus();
+        if ('navigate' in client) await client.navigate(target.href);
+        return;
+      }
+      await self.clients.openWindow(target.href);
+    })(),
+  );
 });

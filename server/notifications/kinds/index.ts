@@ -9,7 +9,8 @@ import { webhookSender } from './webhook.ts';
 export type SenderRegistry = ReadonlyMap<ChannelKind, ChannelSender>;
 
 /** Every kind of channel the gateway can send to; a new kind is one more entry (README.md). */
-export function createSenders(options: { mail: MailSender; telegramApiUrl: string }): SenderRegistry {
-  const senders: ChannelSender[] = [webhookSender(), ntfySender(), telegramSender({ apiUrl: options.telegramApiUrl }), emailSender({ mail: options.mail })];
+export function createSenders(options: { mail: MailSender; telegramApiUrl: string; extra?: readonly ChannelSender[] }): SenderRegistry {
+  // `extra`: kinds another feature owns (Web Push: server/push/channel-sender.ts).
+  const senders: ChannelSender[] = [webhookSender(), ntfySender(), telegramSender({ apiUrl: options.telegramApiUrl }), emailSender({ mail: options.mail }), ...(options.extra ?? [])];
   return new Map(senders.map((s) => [s.kind, s]));
 }

@@ -10,6 +10,7 @@ import { ConnectionBanner } from './overview/ConnectionBanner.tsx';
 import { ChannelsTab } from './settings/ChannelsTab.tsx';
 import { DeviceSafetyTab } from './settings/DeviceSafetyTab.tsx';
 import { NotificationsTab } from './settings/NotificationsTab.tsx';
+import { PhoneAppTab } from './settings/PhoneAppTab.tsx';
 import { ProfileTab } from './settings/ProfileTab.tsx';
 import { SecurityTab } from './settings/SecurityTab.tsx';
 import { SimulatorTab } from './settings/SimulatorTab.tsx';
@@ -22,6 +23,7 @@ import './settings/settings.css';
 const TABS = [
   { id: 'profile', label: 'Profile' },
   { id: 'notifications', label: 'Notifications' },
+  { id: 'phone', label: 'Phone App' },
   { id: 'thresholds', label: 'Alert Thresholds' },
   { id: 'system', label: 'System' },
   { id: 'devices', label: 'Device Safety' },
@@ -66,6 +68,7 @@ export function SettingsScreen() {
       <section className="card settings-panel" role="tabpanel">
         {user && tab === 'profile' && <ProfileTab user={user} />}
         {user && tab === 'notifications' && <NotificationsTab user={user} />}
+        {tab === 'phone' && <PhoneAppTab />}
         {tab === 'thresholds' && <ThresholdsTab />}
         {tab === 'system' && <SystemTab />}
         {tab === 'devices' && <DeviceSafetyTab />}

@@ -31,6 +31,13 @@ export const KIND_TEXT: Record<ChannelKind, { label: string; target: string; tar
     secret: '',
     secretHint: '',
   },
+  webpush: {
+    label: 'Phone notifications (Web Push)',
+    target: 'Account',
+    targetHint: 'A username, or * for everyone: their devices that turned on alerts in Settings › Phone App.',
+    secret: '',
+    secretHint: '',
+  },
 };
 
 export const EMPTY_FORM: ChannelForm = { channelId: '', kind: 'ntfy', target: '', minSeverity: 'HIGH', quietHours: null, secret: '' };

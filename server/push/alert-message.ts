@@ -1,0 +1,36 @@
+import type { Alert, Severity } from '../contract/alert.ts';
+import type { PushMessage } from '../contract/push.ts';
+import type { PushUrgency } from './web-push-sender.ts';
+
+const RANK: Record<Severity, number> = { LOW: 0, MEDIUM: 1, HIGH: 2, CRITICAL: 3 };
+
+/** Whether an alert of `severity` is pushed to a subscription that asked for `minSeverity` and above. */
+export function meetsSeverity(severity: Severity, minSeverity: Severity): boolean {
+  return RANK[severity] >= RANK[minSeverity];
+}
+
+/**
+ * How the push service should treat it (RFC 8030 5.3): a phone in battery saving still wakes for
+ * `high`; a CRITICAL or HIGH alert is what a grower must see at 2 am.
+ */
+export function urgencyOf(severity: Severity): PushUrgency {
+  return severity === 'CRITICAL' || severity === 'HIGH' ? 'high' : severity === 'MEDIUM' ? 'normal' : 'low';
+}
+
+/** How long the push service keeps it for a phone that is off: an old LOW alert is noise. */
+export function ttlSecondsOf(severity: Severity): number {
+  return severity === 'CRITICAL' || severity === 'HIGH' ? 24 * 3600 : 4 * 3600;
+}
+
+/** The notification a raised alert becomes (web/public/sw.js shows it; a tap opens the alerts screen). */
+export function alertPushMessage(alert: Alert): PushMessage {
+  return {
+    title: `${alert.severity} alert: ${alert.alertType.replaceAll('_', ' ').toLowerCase()}`,
+    // Push payloads are limited to about 4 KB once encrypted: a message is short, but cut it anyway.
+    body: alert.message.slice(0, 500),
+    severity: alert.severity,
+    alertId: alert._id,
+    url: '/dashboard/alerts',
+    tag: `alert-${alert._id}`,
+  };
+}
