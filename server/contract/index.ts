@@ -10,3 +10,4 @@ export * from './realtime.ts';
 export * from './simulator.ts';
 export * from './fleet.ts';
 export * from './clock.ts';
+export * from './irrigation.ts';

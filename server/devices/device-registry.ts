@@ -6,6 +6,7 @@ import { isOnStatus, safeStatusFor } from './actions.ts';
 import type { ControlService } from './control-service.ts';
 import type { DevicePatch, DevicesRepo } from './devices-repo.ts';
 import { checkOffAt, mergeRules } from './rules/off-at.ts';
+import { checkIrrigation } from './irrigation/validate.ts';
 
 /**
  * The duty share to store: required with 'duty' (sent now or kept from before), refused with any other
@@ -37,6 +38,7 @@ export interface UpdateDeviceInput {
   location?: string;
   powerConsumption?: number;
   outputId?: string | null;
+  flowLitresPerMinute?: number | null;
 }
 
 export interface AutomationChanges {
@@ -131,6 +133,9 @@ export class DeviceRegistry {
       }
       if (input.outputId !== null) this.#checkBinding(device.deviceType, input.outputId, deviceId);
     }
+    if (input.flowLitresPerMinute !== undefined && input.flowLitresPerMinute !== null && device.deviceType !== 'WATER_PUMP') {
+      throw invalid(`flowLitresPerMinute applies only to a WATER_PUMP (this device is a ${device.deviceType})`, 'flowLitresPerMinute');
+    }
     return this.#changed(this.deps.repo.update(deviceId, patch));
   }
 
@@ -139,6 +144,7 @@ export class DeviceRegistry {
     const automationRules = mergeRules(device.automationRules, changes.automationRules);
     if (automationRules.schedule) this.deps.checkSchedule?.(automationRules.schedule);
     checkOffAt(automationRules);
+    checkIrrigation(automationRules.irrigation, device.deviceType);
     const sensorLossAction = changes.sensorLossAction ?? device.sensorLossAction;
     return this.#changed(
       this.deps.repo.update(deviceId, {

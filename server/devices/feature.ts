@@ -18,6 +18,9 @@ import { explainDevice } from './state-view.ts';
 import { SafetySupervisor } from './safety/safety-supervisor.ts';
 import { asWired } from './safety/wiring.ts';
 import { registerDeviceControlCommand } from './ws-command.ts';
+import { CycleStore } from './irrigation/cycle-store.ts';
+import { IrrigationRunner } from './irrigation/irrigation-runner.ts';
+import { waterRoutes } from './irrigation/routes.ts';
 
 export interface DevicesFeature extends Feature {
   control: ControlService;
@@ -27,6 +30,8 @@ export interface DevicesFeature extends Feature {
   automation: AutomationRunner;
   /** Rule previews on worker threads: counts for /api/metrics. */
   preview: PreviewService;
+  /** The pumps' irrigation programs. */
+  irrigation: IrrigationRunner;
 }
 
 /** Devices and automation: the registry, the one control path, safety interlocks and the rule runner. */
@@ -49,6 +54,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
   let control: ControlService | null = null;
   // The rule runner knows which devices its sensor-loss fail-safe holds; safety's locks say so.
   let automation: AutomationRunner | null = null;
+  let irrigation: IrrigationRunner | null = null;
   const safety = new SafetySupervisor({
     bus,
     clock,
@@ -66,6 +72,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
       locksFor: (d) => safety.locksFor(d, 'user', all),
       newestLog: (deviceId) => repo.controlLog(deviceId, 1)[0] ?? null,
       liveSafetyState: (deviceId) => automation?.lossStateOf(deviceId) ?? null,
+      liveProgramState: (deviceId) => irrigation?.liveStateOf(deviceId) ?? null,
     }),
   );
   control = new ControlService({ repo, outputs: hardware.outputs, settings, bus, safety, clock });
@@ -73,7 +80,20 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
   const checkSchedule = scheduleChecker(site);
   const registry = new DeviceRegistry({ repo, control, bus, clock, checkSchedule, maxDevices: config.limits.maxDevices });
   const quickActions = new QuickActions({ repo, registry, control, settings, latestSnapshot: () => latestSnapshot, clock });
-  automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site, clockSynchronised: () => ctx.clockSync.synchronised() });
+  const clockSynchronised = () => ctx.clockSync.synchronised();
+  irrigation = new IrrigationRunner({
+    bus,
+    repo,
+    control,
+    settings,
+    cycles: new CycleStore({ db: ctx.database.db, nowMs: () => clock.now() }),
+    clock,
+    logger,
+    site,
+    clockSynchronised,
+    wake: () => automation?.wake(),
+  });
+  automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site, clockSynchronised, irrigation });
   const preview = new PreviewService({ repo, settings, clock, site, checkSchedule, dbPath: ctx.database.path, greenhouseId, limits: uses.previewLimits });
   const lockWatch = new LockWatch({ bus, clock, greenhouseId, listExplained: () => repo.list() });
   registerDeviceControlCommand(uses.hub, control, ctx.resolveGreenhouse);
@@ -86,8 +106,10 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
     safety,
     automation,
     preview,
+    irrigation,
     async registerRoutes(api) {
       await api.register(deviceRoutes, { prefix: '/devices', repo, registry, control, quickActions, preview });
+      await api.register(waterRoutes, { prefix: '/devices', repo, clock });
     },
     start() {
       registry.syncAtStart();
@@ -96,6 +118,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
       });
       // Safety subscribes before the rule runner, so a lockout is applied before rules are evaluated.
       safety.start();
+      irrigation.start();
       automation.start();
       lockWatch.start();
     },
@@ -104,6 +127,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
       await preview.stop();
       lockWatch.stop();
       await automation.stop();
+      irrigation.stop();
       safety.stop();
       await control.idle();
       // The gateway drives every output to its safe state after the features stop; the rows say so too.

@@ -11,6 +11,7 @@ import type { ControlService } from '../control-service.ts';
 import type { DevicesRepo } from '../devices-repo.ts';
 import { evaluateRules, type RuleDecision } from './engine.ts';
 import type { Site } from './schedule.ts';
+import type { IrrigationRunner } from '../irrigation/irrigation-runner.ts';
 
 export interface AutomationDeps {
   bus: EventBus;
@@ -23,6 +24,8 @@ export interface AutomationDeps {
   site: () => Site | null;
   /** False while the wall clock is not synchronised (schedules keep their devices off). Default: true. */
   clockSynchronised?: () => boolean;
+  /** Runs the pumps that have an irrigation program (they follow it instead of the threshold rules). */
+  irrigation?: IrrigationRunner;
 }
 
 /** The bus owner of every subscription this runner makes (one runner per bus). */
@@ -83,6 +86,11 @@ export class AutomationRunner {
     await this.#queue.idle();
   }
 
+  /** Asks for an evaluation of the newest readings now (a timer of a program ended between ticks). */
+  wake(): void {
+    this.#schedule();
+  }
+
   /** Completes when the evaluations queued so far are done (tests, shutdown). */
   idle(): Promise<void> {
     return this.#queue.idle();
@@ -116,8 +124,14 @@ export class AutomationRunner {
     for (const device of repo.listPlain()) {
       if (!device.autoMode) {
         this.#releaseLoss(device, 'auto mode switched off');
+        this.deps.irrigation?.release(device.deviceId);
         continue;
       }
+      if (device.deviceType === 'WATER_PUMP' && device.automationRules.irrigation && this.deps.irrigation) {
+        await this.deps.irrigation.evaluate(device, snapshot, faultedFields);
+        continue;
+      }
+      this.deps.irrigation?.release(device.deviceId);
       const isOn = isOnStatus(device.status);
       const decision = evaluateRules({
         device: { ...device, isOn, sinceMs: repo.lastSwitchedAtMs(device.deviceId) },
