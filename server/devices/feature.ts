@@ -20,7 +20,8 @@ import { asWired } from './safety/wiring.ts';
 import { registerDeviceControlCommand } from './ws-command.ts';
 import { CycleStore } from './irrigation/cycle-store.ts';
 import { IrrigationRunner } from './irrigation/irrigation-runner.ts';
-import { waterRoutes } from './irrigation/routes.ts';
+import { waterOf, waterRoutes } from './irrigation/routes.ts';
+import type { WaterDay } from '../contract/irrigation.ts';
 
 export interface DevicesFeature extends Feature {
   control: ControlService;
@@ -32,6 +33,8 @@ export interface DevicesFeature extends Feature {
   preview: PreviewService;
   /** The pumps' irrigation programs. */
   irrigation: IrrigationRunner;
+  /** A pump's water since local midnight (MQTT and metrics), null for an unknown device. */
+  waterToday: (deviceId: string) => WaterDay | null;
 }
 
 /** Devices and automation: the registry, the one control path, safety interlocks and the rule runner. */
@@ -107,6 +110,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
     automation,
     preview,
     irrigation,
+    waterToday: (deviceId) => (repo.find(deviceId) ? (waterOf(repo, deviceId, 1, clock.now())[0] ?? null) : null),
     async registerRoutes(api) {
       await api.register(deviceRoutes, { prefix: '/devices', repo, registry, control, quickActions, preview });
       await api.register(waterRoutes, { prefix: '/devices', repo, clock });
