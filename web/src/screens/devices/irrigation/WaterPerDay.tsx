@@ -5,6 +5,8 @@ import { useWater } from '../../../api/irrigation.ts';
 import { QueryGate } from '../../../components/DataState.tsx';
 
 const dayLabel = (date: string) => new Date(`${date}T12:00:00`).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric' });
+// Small runs in hundredths (a 2 s shot is 0.08 L at 2.4 L/min), larger ones in tenths.
+const litresText = (l: number) => l.toFixed(l < 10 ? 2 : 1);
 const duration = (s: number) => (s < 60 ? `${Math.round(s)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`);
 
 export function WaterPerDay({ pump, days = 7 }: { pump: Device; days?: number }) {
@@ -34,14 +36,14 @@ export function WaterPerDay({ pump, days = 7 }: { pump: Device; days?: number })
                   <span className="water-bar" style={{ inlineSize: `${(r.runSeconds / most) * 100}%` }} aria-hidden />
                   {duration(r.runSeconds)}
                 </td>
-                <td>{r.litres === null ? '–' : r.litres.toFixed(1)}</td>
+                <td>{r.litres === null ? '–' : litresText(r.litres)}</td>
               </tr>
             ))}
           </tbody>
         </table>
         <p className="field-hint">
           {pump.flowLitresPerMinute
-            ? `${litres.toFixed(1)} L in ${days} days at ${pump.flowLitresPerMinute} L/min.`
+            ? `${litresText(litres)} L in ${days === 1 ? 'today' : `${days} days`} at ${pump.flowLitresPerMinute} L/min.`
             : 'Set the pump’s flow (L/min) in its Automation Settings to see litres.'}
         </p>
       </QueryGate>
