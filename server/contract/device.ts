@@ -247,5 +247,15 @@ export const AutomationPreview = Type.Object({
   energyWh: Type.Number({ minimum: 0 }),
   /** The first step is the state at the start of the window; every further step is a switch. */
   timeline: Type.Array(PreviewStep),
+  /** A pump with an irrigation program: its pulses, run time and litres (null without a flow rate). */
+  irrigation: Type.Optional(
+    Type.Object({
+      pulses: Type.Integer({ minimum: 0 }),
+      runSeconds: Type.Number({ minimum: 0 }),
+      litres: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
+      /** Cycles that reached their pulse limit without a 2-point rise (live, each would pause the program). */
+      noEffectCycles: Type.Integer({ minimum: 0 }),
+    }),
+  ),
 });
 export type AutomationPreview = Static<typeof AutomationPreview>;
