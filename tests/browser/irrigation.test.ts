@@ -53,6 +53,10 @@ describe('irrigation in the dashboard', () => {
       .getByText('Below 35 %: pulses of 15 s (about 0.6 L each) with 8 min soaks until 45 %, at most 5 per cycle and 300 s a day, only 05:00-21:00, never on a low tank; if the probe is lost, no watering.')
       .waitFor();
     await shot(page, 'editor-phone', editor);
+    // The preview replays the program over what was recorded (here a few seconds of wet simulated soil);
+    // litres need the flow saved first.
+    await dialog.getByRole('button', { name: 'Preview' }).click();
+    await dialog.getByTestId('preview-irrigation').getByText(/^Irrigation: 0 pulses · 0 s$/).waitFor();
     await dialog.getByRole('button', { name: 'Save Settings' }).click();
     await toasts(page).filter({ hasText: 'Automation settings updated successfully' }).waitFor();
 
