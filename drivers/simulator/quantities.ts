@@ -10,9 +10,9 @@ const OUTSIDE_CO2_PPM = 425;
  * The true value of every quantity in the simulated greenhouse. Temperature, humidity, light, soil and
  * tank come from the physical model; the quantities it does not integrate are modelled plainly from
  * its state, enough for charts and alerts to behave as a grower would expect:
- * - CO2: plants draw it down in light (down to about 250 ppm below outside in full sun with the house
- *   closed) and respiration raises it at night (+300 ppm); ventilation (fan, cooling, open window) pulls
- *   it back to outside air.
+ * - CO2: plants draw it down in light (to about 275 ppm in full sun with the house closed, the depletion
+ *   growers measure in a shut house; never near the plants' compensation point) and respiration raises
+ *   it at night (+300 ppm); ventilation (fan, cooling, open window) pulls it back to outside air.
  * - Pressure: 1013 hPa with a slow ±6 hPa weather swing (a 3-day period).
  * - Root zone: the substrate follows the air slowly, about halfway between the air and 18 °C.
  */
@@ -20,7 +20,7 @@ export function trueQuantities(state: GreenhouseState): Record<QuantityKey, numb
   const ventilated = state.activeEffects.some((e) => e === 'fan' || e === 'cooling' || e === 'window');
   const photosynthesis = clamp(state.lux / 40_000, 0, 1);
   const night = state.lux < 50 ? 1 : 0;
-  const offsetPpm = (night * 300 - photosynthesis * 250) * (ventilated ? 0.3 : 1);
+  const offsetPpm = (night * 300 - photosynthesis * 150) * (ventilated ? 0.3 : 1);
   return {
     temperatureC: state.insideTemperatureC,
     humidityPct: state.insideHumidityPct,

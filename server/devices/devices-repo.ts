@@ -1,5 +1,5 @@
 import type { Clock } from '../../common/clock.ts';
-import { and, asc, desc, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
   EMPTY_RULES,
   type AutomationRules,
@@ -188,11 +188,19 @@ export class DevicesRepo {
     return { device: this.find(change.deviceId)!, controlLog: toControlLog(logRow) };
   }
 
-  /** Newest first; `source` keeps one kind of cause, `beforeMs` only entries strictly older (paging back). */
-  controlLog(deviceId: string, limit: number, filter: { source?: ControlSource; beforeMs?: number } = {}): ControlLog[] {
+  /**
+   * Newest first; `source` keeps one kind of cause. Paging back: `beforeMs` alone keeps entries strictly
+   * older; with `beforeId` the cursor is (time, id), the same order as the listing, so two entries written
+   * in the same millisecond are not split across a page boundary and lost.
+   */
+  controlLog(deviceId: string, limit: number, filter: { source?: ControlSource; beforeMs?: number; beforeId?: number } = {}): ControlLog[] {
     const where: SQL[] = [eq(controlLog.deviceId, deviceId)];
     if (filter.source) where.push(eq(controlLog.source, filter.source));
-    if (filter.beforeMs !== undefined) where.push(lt(controlLog.createdAt, new Date(filter.beforeMs)));
+    if (filter.beforeMs !== undefined) {
+      const before = new Date(filter.beforeMs);
+      const older = lt(controlLog.createdAt, before);
+      where.push(filter.beforeId === undefined ? older : or(older, and(eq(controlLog.createdAt, before), lt(controlLog.id, filter.beforeId)))!);
+    }
     return this.deps.db
       .select()
       .from(controlLog)

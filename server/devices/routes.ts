@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { FailureEnvelope, GreenhouseParams } from '../contract/common.ts';
 import { LockedFailureEnvelope } from '../contract/device.ts';
 import { requireRole, requireWriter } from '../auth/guard.ts';
-import { notFound } from '../domain/errors.ts';
+import { invalid, notFound } from '../domain/errors.ts';
 import { ok } from '../http/reply.ts';
 import type { ControlService } from './control-service.ts';
 import type { DeviceRegistry } from './device-registry.ts';
@@ -62,8 +62,10 @@ export async function deviceRoutes(fastify: FastifyInstance, options: DeviceRout
 
   app.get('/:deviceId/log', { schema: { params: DeviceIdParams, querystring: LogQuery, response: { 200: LogReply, ...failures } } }, async (request) => {
     if (!repo.find(request.params.deviceId)) throw notFound(`Device '${request.params.deviceId}' not found`);
-    const { limit, source, before } = request.query;
-    return ok(repo.controlLog(request.params.deviceId, limit, { source, beforeMs: before === undefined ? undefined : Date.parse(before) }));
+    const { limit, source, before, beforeId } = request.query;
+    if (beforeId !== undefined && before === undefined) throw invalid('beforeId needs before (the timestamp of that entry)', 'beforeId');
+    const beforeMs = before === undefined ? undefined : Date.parse(before);
+    return ok(repo.controlLog(request.params.deviceId, limit, { source, beforeMs, beforeId: beforeId === undefined ? undefined : Number(beforeId) }));
   });
 
   app.post('/', { schema: { body: AddDeviceBody, response: { 201: DeviceReply, ...failures } }, ...writer }, async (request, reply) => {

@@ -87,6 +87,8 @@ export const LogQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
   source: Type.Optional(ControlSource),
   before: Type.Optional(Type.String({ format: 'date-time' })),
+  /** With `before`: the `_id` of the oldest entry shown, so an entry sharing its millisecond is not skipped. */
+  beforeId: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })),
 });
 
 export const DeviceReply = Envelope(Device);

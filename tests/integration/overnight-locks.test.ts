@@ -239,8 +239,20 @@ describe('the control log', () => {
     expect(older.map((e: { newStatus: string }) => e.newStatus)).toEqual(['ON']);
     expect((await http.get('/api/devices/fan-1/log?source=safety', admin)).body.data).toEqual([]);
     const bad = await http.get('/api/devices/fan-1/log?source=robot', admin);
+    const lonelyId = await http.get('/api/devices/fan-1/log?beforeId=3', admin);
+    expect(lonelyId.status).toBe(400);
+    expect(JSON.stringify(lonelyId.body)).toMatch(/beforeId/);
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toMatch(/source/);
+  });
+
+  it('pages on (time, id), so two entries of the same millisecond are both shown, one per page', async () => {
+    await http.post('/api/devices/fan-1/control', { action: 'on' }, admin);
+    await http.post('/api/devices/fan-1/control', { action: 'off' }, admin);
+    const [newest] = (await http.get('/api/devices/fan-1/log?limit=1', admin)).body.data;
+    const next = await http.get(`/api/devices/fan-1/log?limit=1&before=${encodeURIComponent(newest.timestamp)}&beforeId=${newest._id}`, admin);
+    expect(next.body.data).toHaveLength(1);
+    expect(next.body.data[0]).toMatchObject({ timestamp: newest.timestamp, newStatus: 'ON' });
   });
 });
 

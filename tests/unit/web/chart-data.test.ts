@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Reading } from '../../../server/contract/reading.ts';
-import { axisLabel, buildChartData } from '../../../web/src/sensors/chart-data.ts';
+import { axisLabel, buildChartData, ownAxesShown } from '../../../web/src/sensors/chart-data.ts';
 import { lightVerdict, rangeVerdict, soilVerdict, statusOf } from '../../../web/src/sensors/readings-view.ts';
 import { DEFAULT_ALERT_THRESHOLDS } from '../../../server/contract/settings.ts';
 
@@ -56,5 +56,15 @@ describe('reading verdicts', () => {
     expect(statusOf(undefined, T0)).toBe('offline');
     expect(statusOf(point('LDR', T0 - 6 * 60_000, {}), T0)).toBe('warning');
     expect(statusOf(point('LDR', T0 - 60_000, {}), T0)).toBe('online');
+  });
+});
+
+describe('right-hand axes on a narrow plot', () => {
+  it('draws every own-scale axis on a desktop and keeps two thirds of a phone for the lines', () => {
+    expect(ownAxesShown(3, 1200)).toBe(3);
+    expect(ownAxesShown(3, 350)).toBe(2);
+    expect(ownAxesShown(3, 200)).toBe(1);
+    expect(ownAxesShown(1, 120)).toBe(1);
+    expect(ownAxesShown(0, 1200)).toBe(0);
   });
 });

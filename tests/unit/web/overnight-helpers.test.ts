@@ -150,8 +150,8 @@ describe('locks and reasons on a card', () => {
 describe('control log paging', () => {
   it('asks for one source and older entries only when told to', () => {
     expect(controlLogPath('fan-1', 'all', null)).toBe(`/api/devices/fan-1/log?limit=${CONTROL_LOG_PAGE}`);
-    expect(controlLogPath('fan 1', 'safety', '2026-06-21T02:14:00.000Z')).toBe(
-      `/api/devices/fan%201/log?limit=${CONTROL_LOG_PAGE}&source=safety&before=2026-06-21T02%3A14%3A00.000Z`,
+    expect(controlLogPath('fan 1', 'safety', { before: '2026-06-21T02:14:00.000Z', beforeId: '42' })).toBe(
+      `/api/devices/fan%201/log?limit=${CONTROL_LOG_PAGE}&source=safety&before=2026-06-21T02%3A14%3A00.000Z&beforeId=42`,
     );
   });
 });

@@ -1,5 +1,6 @@
 // A device's control log (GET /api/devices/:deviceId/log): newest first, optionally one source, paged
-// backwards with `before` (the oldest timestamp shown so far). The key starts with 'devices', so every
+// backwards with `before` and `beforeId` (the oldest entry shown so far: its time and id, so an entry
+// written in the same millisecond is not skipped). The key starts with 'devices', so every
 // realtime device event refreshes an open log too.
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { ControlLog, ControlSource } from '../../../server/contract/device.ts';
@@ -9,10 +10,18 @@ export const CONTROL_LOG_PAGE = 50;
 
 export type LogSourceFilter = ControlSource | 'all';
 
-export function controlLogPath(deviceId: string, source: LogSourceFilter, before: string | null): string {
+interface LogCursor {
+  before: string;
+  beforeId: string;
+}
+
+export function controlLogPath(deviceId: string, source: LogSourceFilter, cursor: LogCursor | null): string {
   const query = new URLSearchParams({ limit: String(CONTROL_LOG_PAGE) });
   if (source !== 'all') query.set('source', source);
-  if (before) query.set('before', before);
+  if (cursor) {
+    query.set('before', cursor.before);
+    query.set('beforeId', cursor.beforeId);
+  }
   return `/api/devices/${encodeURIComponent(deviceId)}/log?${query.toString()}`;
 }
 
@@ -20,8 +29,11 @@ export function useControlLog(deviceId: string, source: LogSourceFilter) {
   return useInfiniteQuery({
     queryKey: ['devices', 'log', deviceId, source],
     queryFn: ({ pageParam, signal }) => api.get<ControlLog[]>(controlLogPath(deviceId, source, pageParam), { signal }),
-    initialPageParam: null as string | null,
+    initialPageParam: null as LogCursor | null,
     // A full page may have older entries behind it; a short one is the end of the log.
-    getNextPageParam: (last) => (last.length === CONTROL_LOG_PAGE ? last[last.length - 1]!.timestamp : undefined),
+    getNextPageParam: (last): LogCursor | undefined => {
+      const oldest = last[last.length - 1];
+      return last.length === CONTROL_LOG_PAGE && oldest ? { before: oldest.timestamp, beforeId: oldest._id } : undefined;
+    },
   });
 }

@@ -81,6 +81,20 @@ export function axisLabelWidthPx(rangeHours: number): number {
   return Math.ceil(sample.length * 7);
 }
 
+/** Width of one right-hand axis (its numbers and its unit label), px. */
+export const RIGHT_AXIS_WIDTH_PX = 56;
+
+/**
+ * How many of the own-scale axes (lux, ppm, hPa) a plot of this width draws. Each takes
+ * RIGHT_AXIS_WIDTH_PX; on a phone three of them would leave the lines a third of the card, so the plot
+ * keeps at least two thirds of its width for the data and drops axes from the right (their lines stay,
+ * in their colour, and the tooltip gives their values with units).
+ */
+export function ownAxesShown(ownScaleCount: number, plotWidthPx: number): number {
+  const fit = Math.floor(plotWidthPx / 3 / RIGHT_AXIS_WIDTH_PX);
+  return Math.max(Math.min(ownScaleCount, 1), Math.min(ownScaleCount, fit));
+}
+
 /**
  * The chart in words for screen readers: per line its lowest, highest and latest value. A chart that
  * is only pixels says nothing to someone who cannot see it.

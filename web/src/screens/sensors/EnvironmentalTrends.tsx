@@ -8,7 +8,7 @@ import { useAuth } from '../../auth/AuthProvider.tsx';
 import { UPlotChart } from '../../components/UPlotChart.tsx';
 import { formatTimestamp } from '../../format.ts';
 import { bandPlugin, type BandColumns } from '../../sensors/band-plugin.ts';
-import { axisLabel, axisLabelWidthPx, buildChartData, summarize, type Column, type SeriesSpec } from '../../sensors/chart-data.ts';
+import { axisLabel, axisLabelWidthPx, buildChartData, ownAxesShown, RIGHT_AXIS_WIDTH_PX, summarize, type Column, type SeriesSpec } from '../../sensors/chart-data.ts';
 import { formatQuantity } from '../../sensors/quantities.ts';
 import { toUnit, unitSymbol, useTemperatureUnit } from '../../units.ts';
 import { timeAxisRange } from './chart-range.ts';
@@ -65,8 +65,9 @@ function tooltipPlugin(series: SeriesSpec[]): uPlot.Plugin {
 
 function makeOptions(series: SeriesSpec[], hours: number, width: number, bands: () => readonly BandColumns[]): uPlot.Options {
   const hasValue = series.some((s) => s.scale === 'value');
-  // lux, ppm and hPa each on their own right-hand axis, in their line's colour.
+  // lux, ppm and hPa each on their own right-hand axis, in their line's colour; as many as the width allows.
   const ownScales = [...new Map(series.filter((s) => s.scale !== 'value').map((s) => [s.scale, s])).values()];
+  const shownOwnAxes = ownAxesShown(ownScales.length, width);
   const timeValues = (_u: uPlot, splits: number[]) => splits.map((s) => axisLabel(s, hours));
   // uPlot spaces ticks at least `space` px apart: wider than the widest label, labels never collide.
   const timeSpacePx = axisLabelWidthPx(hours) + 24;
@@ -100,7 +101,15 @@ function makeOptions(series: SeriesSpec[], hours: number, width: number, bands: 
     axes: [
       { values: timeValues, space: timeSpacePx, stroke: axisText, grid: { stroke: 'rgba(128,128,128,0.15)' } },
       ...(hasValue ? [{ scale: 'value', stroke: axisText, grid: { stroke: 'rgba(128,128,128,0.15)' } }] : []),
-      ...ownScales.map((s, i) => ({ scale: s.scale, side: 1, stroke: s.color, grid: { show: !hasValue && i === 0 }, label: s.unit, size: 60 })),
+      ...ownScales.map((s, i) => ({
+        scale: s.scale,
+        side: 1,
+        show: i < shownOwnAxes,
+        stroke: s.color,
+        grid: { show: !hasValue && i === 0 },
+        label: s.unit,
+        size: RIGHT_AXIS_WIDTH_PX,
+      })),
     ],
   };
 }
