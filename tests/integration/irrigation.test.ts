@@ -120,6 +120,24 @@ describe('a dry bed', () => {
   });
 });
 
+describe('ending a program', () => {
+  it('removing the program or auto mode during a pulse stops the pump at once', async () => {
+    await setProgram(PROGRAM);
+    await pass(5_000);
+    expect(pump().on).toBe(true);
+    expect((await setProgram(null)).status).toBe(200);
+    await pass(500);
+    expect(pump().on).toBe(false);
+    expect((await logOf())[0]).toMatchObject({ newStatus: 'OFF', actor: 'irrigation', reason: 'Irrigation program ended during a pulse: pump off' });
+    await setProgram(PROGRAM);
+    await pass(5_000);
+    expect(pump().on).toBe(true);
+    expect((await http.post('/api/devices/pump-1/automation', { autoMode: false }, admin)).status).toBe(200);
+    await pass(500);
+    expect(pump().on).toBe(false);
+  });
+});
+
 describe('no effect', () => {
   it('raises IRRIGATION_NO_EFFECT (HIGH) after the last pulse soaked without a 2-point rise, pauses until resolved, then resumes', async () => {
     expect((await setProgram({ ...PROGRAM, maxPulses: 2 })).status).toBe(200);

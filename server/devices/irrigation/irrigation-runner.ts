@@ -12,7 +12,7 @@ import type { DevicesRepo } from '../devices-repo.ts';
 import { lossOf } from '../rules/engine.ts';
 import { describeWindow, windowAt, type Site } from '../rules/schedule.ts';
 import type { CycleStore } from './cycle-store.ts';
-import { stepProgram, type CycleState } from './program.ts';
+import { IDLE, stepProgram, type CycleState } from './program.ts';
 import { localDayStartMs, waterByDay } from './water-days.ts';
 
 export interface IrrigationRunnerDeps {
@@ -72,10 +72,20 @@ export class IrrigationRunner {
     return this.#live.get(deviceId) ?? null;
   }
 
-  /** The device has no program any more (cleared, auto mode off): its cycle is forgotten, not its water. */
-  release(deviceId: string): void {
-    if (!this.#live.has(deviceId) && !this.#timers.has(deviceId)) return;
-    this.#forget(deviceId);
+  /**
+   * The device has no program any more (cleared, auto mode off): its cycle is forgotten, not its water
+   * (a pause stays until its alert is resolved). A pulse it was giving ends now: nothing else would
+   * stop the pump short of the safety run budget.
+   */
+  async release(device: Device): Promise<void> {
+    if (!this.#live.has(device.deviceId) && !this.#timers.has(device.deviceId)) return;
+    this.#forget(device.deviceId);
+    const state = this.deps.cycles.load(device.deviceId);
+    if (state.phase === 'paused') return;
+    this.deps.cycles.save(device.deviceId, { ...IDLE, lastPulseAtMs: state.lastPulseAtMs });
+    if (state.phase === 'pulse' && isOnStatus(device.status)) {
+      await this.#switch(device, false, 'Irrigation program ended during a pulse: pump off');
+    }
   }
 
   /** Today's run seconds of a pump, from the control log (every source: the bed got that water). */

@@ -124,14 +124,14 @@ export class AutomationRunner {
     for (const device of repo.listPlain()) {
       if (!device.autoMode) {
         this.#releaseLoss(device, 'auto mode switched off');
-        this.deps.irrigation?.release(device.deviceId);
+        await this.deps.irrigation?.release(device);
         continue;
       }
       if (device.deviceType === 'WATER_PUMP' && device.automationRules.irrigation && this.deps.irrigation) {
         await this.deps.irrigation.evaluate(device, snapshot, faultedFields);
         continue;
       }
-      this.deps.irrigation?.release(device.deviceId);
+      await this.deps.irrigation?.release(device);
       const isOn = isOnStatus(device.status);
       const decision = evaluateRules({
         device: { ...device, isOn, sinceMs: repo.lastSwitchedAtMs(device.deviceId) },
