@@ -1,4 +1,4 @@
-import { NO_EFFECT_RISE_PCT, type IrrigationPhase } from '../../contract/irrigation.ts';
+import { IRRIGATION_NO_EFFECT, NO_EFFECT_RISE_PCT, type IrrigationPhase } from '../../contract/irrigation.ts';
 import type { IrrigationProgram } from '../../contract/device.ts';
 
 /**
@@ -62,12 +62,14 @@ const r1 = (n: number) => Math.round(n * 10) / 10;
 export function stepProgram(input: ProgramInput): ProgramStep {
   const { program, state, nowMs } = input;
   const leftSeconds = program.maxRunSecondsPerDay - input.usedTodaySeconds;
-  const fallbackActive = 'lost' in input.soil && program.fallbackEveryHours ? true : 'lost' in input.soil ? undefined : false;
+  // The fallback alert: on while the probe is lost and a fallback timer waters, off once it is back.
+  const probeLost = 'lost' in input.soil;
+  const fallbackActive = probeLost ? (program.fallbackEveryHours ? true : undefined) : false;
   const done = (step: Omit<ProgramStep, 'fallbackActive'>): ProgramStep => (fallbackActive === undefined ? step : { ...step, fallbackActive });
   const off = (next: CycleState, reason: string, wakeAtMs: number | null = next.untilMs): ProgramStep => done({ state: next, desired: 'off', reason, wakeAtMs });
 
   if (state.phase === 'paused') {
-    return off(state, `Irrigation paused: the last cycle did not raise the soil moisture by ${NO_EFFECT_RISE_PCT} points; resolve the ${'IRRIGATION_NO_EFFECT'} alert after checking tank, line and probe`, null);
+    return off(state, `Irrigation paused: the last cycle did not raise the soil moisture by ${NO_EFFECT_RISE_PCT} points; resolve the ${IRRIGATION_NO_EFFECT} alert after checking tank, line and probe`, null);
   }
 
   // Why no pulse may run now (the first of the guards), or null.

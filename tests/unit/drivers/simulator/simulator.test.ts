@@ -60,6 +60,21 @@ describe('simulated greenhouse: output effects', () => {
     expect(pulses).toBeGreaterThan(10);
   });
 
+  it('soil dries faster in sun than at night, and faster when warm (same seed, deterministic)', () => {
+    const dried = (startMs: number, heater: boolean) => {
+      const { clock, sim } = make(3, startMs);
+      sim.setSoilMoisture(50);
+      if (heater) sim.setOutput('relay-4', true);
+      clock.advance(2 * HOUR);
+      return 50 - sim.snapshot().soilMoisturePct;
+    };
+    const noon = Date.UTC(2026, 5, 1, 11, 0, 0);
+    const night = Date.UTC(2026, 5, 1, 23, 0, 0);
+    expect(dried(noon, false)).toBeGreaterThan(dried(night, false) * 2);
+    expect(dried(night, true)).toBeGreaterThan(dried(night, false));
+    expect(dried(noon, false)).toBe(dried(noon, false));
+  });
+
   it('an empty tank pumps nothing', () => {
     const { clock, hw, sim } = make();
     sim.setTankLevelCm(0);
