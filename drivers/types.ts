@@ -59,6 +59,8 @@ export interface SwitchOutput {
   readonly kind: 'relay' | 'servo';
   /** relay: on=energised; servo: on=open. Resolves once the hardware has been told. */
   set(on: boolean): Promise<void>;
+  /** servo only: open part-way, 0-100 % between the closed and open pulse widths. */
+  setOpenPct?(pct: number): Promise<void>;
 }
 
 export interface DriverStatus {

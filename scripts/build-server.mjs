@@ -144,18 +144,20 @@ function removeStaleChunks(outdir, metafile) {
   for (const path of candidates) if (!written.has(path)) rmSync(path, { force: true });
 }
 
-/** Builds dist/server/main.js and admin.js (with their chunks) and the workers; resolves with esbuild's metafile of the server. */
+/** Builds dist/server/main.js, admin.js and notify-failure.js (with their chunks) and the workers; resolves with esbuild's metafile of the server. */
 export async function buildServer({ quiet = false } = {}) {
   const mainEntry = join(ROOT, 'server', 'main.ts');
   const mainOutfile = compiledPath(mainEntry);
   // The owner's recovery command (server/admin.ts, `npm run admin`) shares main's chunks.
   const adminEntry = join(ROOT, 'server', 'admin.ts');
+  // The OnFailure unit's notifier (systemd/greenhouse-gateway-failure.service) shares them too.
+  const notifyFailureEntry = join(ROOT, 'server', 'notify-failure.ts');
   const packageEntryPointsByName = packageEntryPoints(await bundledPackageImports(mainEntry, mainOutfile));
   const common = commonOptions(mainOutfile, quiet);
   const [server] = await Promise.all([
     build({
       ...common,
-      entryPoints: { main: mainEntry, admin: adminEntry, ...packageEntryPointsByName },
+      entryPoints: { main: mainEntry, admin: adminEntry, 'notify-failure': notifyFailureEntry, ...packageEntryPointsByName },
       outdir: dirname(mainOutfile),
       // Chunks sit beside main.js: compiledImportMetaUrl's paths are relative to that directory.
       splitting: true,

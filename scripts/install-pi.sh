@@ -38,6 +38,8 @@ CONFIG_FILE=$CONFIG_DIR/config.json
 DATA_DIR=$INSTALL_ROOT/var/lib/$APP_NAME
 DOWNLOAD_DIR=$INSTALL_ROOT/var/cache/$APP_NAME
 UNIT_FILE=$INSTALL_ROOT/etc/systemd/system/$APP_NAME.service
+# Its OnFailure= unit: tells the grower, through the notification channels, when systemd gives up on the gateway.
+FAILURE_UNIT_FILE=$INSTALL_ROOT/etc/systemd/system/$APP_NAME-failure.service
 WATCHDOG_DROPIN=$INSTALL_ROOT/etc/systemd/system.conf.d/60-$APP_NAME-watchdog.conf
 NODE_MIN=20.19
 # NodeSource's LTS line for --from-source when apt's Node.js is older than NODE_MIN; a release names its own.
@@ -513,6 +515,7 @@ install_unit() {
   # gateway, crash and SIGKILL included: relays on sysfs keep their level when a process dies.
   run mkdir -p "$(dirname "$UNIT_FILE")"
   run install -m 0644 "$APP_DIR/systemd/$APP_NAME.service" "$UNIT_FILE"
+  run install -m 0644 "$APP_DIR/systemd/$APP_NAME-failure.service" "$FAILURE_UNIT_FILE"
   run systemctl daemon-reload
   run systemctl enable "$APP_NAME.service"
   if [ "$SKIP_START" = 1 ]; then
@@ -551,6 +554,7 @@ roll_back() {
     run cp -p "$DATABASE_COPY" "$DATABASE"
   fi
   run install -m 0644 "$APP_DIR/systemd/$APP_NAME.service" "$UNIT_FILE"
+  run install -m 0644 "$APP_DIR/systemd/$APP_NAME-failure.service" "$FAILURE_UNIT_FILE"
   run systemctl daemon-reload
   run systemctl start "$APP_NAME.service"
 }
@@ -601,6 +605,7 @@ manual_rollback() {
   run mv "$PREVIOUS_DIR" "$APP_DIR"
   run mv "$APP_DIR.rolled-back" "$PREVIOUS_DIR"
   run install -m 0644 "$APP_DIR/systemd/$APP_NAME.service" "$UNIT_FILE"
+  run install -m 0644 "$APP_DIR/systemd/$APP_NAME-failure.service" "$FAILURE_UNIT_FILE"
   run systemctl daemon-reload
   run systemctl start "$APP_NAME.service"
   if [ "$DRY_RUN" = 0 ]; then

@@ -38,7 +38,7 @@ if systemctl list-unit-files "$APP_NAME.service" >/dev/null 2>&1; then
   run systemctl disable --now "$APP_NAME.service" || true
 fi
 echo "==> Removing the unit and the application"
-run rm -f "/etc/systemd/system/$APP_NAME.service"
+run rm -f "/etc/systemd/system/$APP_NAME.service" "/etc/systemd/system/$APP_NAME-failure.service"
 run systemctl daemon-reload
 run rm -rf "/opt/$APP_NAME"
 if [ "$PURGE" = 1 ]; then

@@ -19,6 +19,7 @@ import { openDatabase, type OpenedDatabase } from './db/open.ts';
 import type { ControlService } from './devices/control-service.ts';
 import type { BatchedTicks } from './sensors/batched-ticks.ts';
 import type { PreviewLimits } from './devices/rules/preview-service.ts';
+import { createClimateFeature } from './climate/feature.ts';
 import { createDevicesFeature } from './devices/feature.ts';
 import { siteOf } from './devices/rules/site.ts';
 import { devicesDependingOn } from './devices/rules/dependents.ts';
@@ -29,6 +30,8 @@ import type { DataLifecycle } from './lifecycle/data-lifecycle.ts';
 import { createLifecycleFeature } from './lifecycle/feature.ts';
 import { createMetricsFeature } from './metrics/feature.ts';
 import { createMqttFeature } from './mqtt/feature.ts';
+import { createNotificationsFeature, type NotificationsFeature } from './notifications/feature.ts';
+import type { OutboxTiming } from './notifications/outbox-worker.ts';
 import { createRealtimeFeature } from './realtime/feature.ts';
 import type { HubOptions, RealtimeHub } from './realtime/hub.ts';
 import { createSensorsFeature } from './sensors/feature.ts';
@@ -54,6 +57,8 @@ export interface GatewayOptions {
   hubOptions?: Partial<HubOptions>;
   /** Rule previews at once, per account and in all (default DEFAULT_PREVIEW_LIMITS). */
   previewLimits?: PreviewLimits;
+  /** Outbox retries and timeouts (default DEFAULT_OUTBOX_TIMING). */
+  outboxTiming?: Partial<OutboxTiming>;
   /** Folder of the built dashboard; default web/dist when it exists. */
   webRoot?: string | null;
 }
@@ -71,6 +76,8 @@ export interface Gateway extends AppContext {
   sampler: SamplingLoop;
   /** The sampler's ticks waiting for their once-a-minute commit (`flush()` commits now). */
   batches: BatchedTicks;
+  /** Alert channels, their outbox and escalation. */
+  notifications: NotificationsFeature;
   /** http://host:port once started. */
   url: string;
   start(): Promise<void>;
@@ -93,12 +100,14 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const settings = createSettingsFeature(ctx);
   const usersFeature = createUsersFeature(ctx, { auth });
   const realtime = createRealtimeFeature(ctx, { auth, hubOptions: options.hubOptions });
-  const devices = createDevicesFeature(ctx, { hub: realtime.hub, previewLimits: options.previewLimits });
+  const climate = createClimateFeature(ctx);
+  const devices = createDevicesFeature(ctx, { hub: realtime.hub, previewLimits: options.previewLimits, climate: climate.service });
   const alerts = createAlertsFeature(ctx, {
     emailRecipients: () => auth.users.emailRecipients(),
     dependentsOf: (sensorType) => devicesDependingOn(sensorType, devices.repo.listPlain(), ctx.settings.get().deviceSettings.deadband).map((d) => d.deviceName),
     lockoutCause: (alertType, deviceId) => devices.safety.lockoutCause(alertType, deviceId),
   });
+  const notifications = createNotificationsFeature(ctx, { mail: alerts.mail, alerts: alerts.service, timing: options.outboxTiming });
   const lifecycle = createLifecycleFeature(ctx);
   const analytics = createAnalyticsFeature(ctx);
   const sensors = createSensorsFeature(ctx);
@@ -109,7 +118,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const simulator = createSimulatorFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
   // consumer of its ticks is listening. Metrics first, so its request timing covers every route.
-  const features: Feature[] = [metrics, auth, usersFeature, settings, realtime, health, devices, alerts, mqtt, lifecycle, analytics, simulator, sensors];
+  const features: Feature[] = [metrics, auth, usersFeature, settings, realtime, health, climate, devices, alerts, notifications, mqtt, lifecycle, analytics, simulator, sensors];
 
   const webRoot = options.webRoot === undefined ? (existsSync(DEFAULT_WEB_ROOT) ? DEFAULT_WEB_ROOT : null) : options.webRoot;
   const app = await buildHttpApp(ctx, { features, authenticate: auth.authenticate, webRoot });
@@ -125,6 +134,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     control: devices.control,
     sampler: sensors.sampler,
     batches: sensors.batches,
+    notifications,
     url: '',
     async start() {
       ctx.clockSync.start();

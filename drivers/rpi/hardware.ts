@@ -1,3 +1,5 @@
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Clock } from '../../common/clock.ts';
 import { noLog, type Log, type OutputOptions, type SensorInstanceOptions } from '../options.ts';
 import type { DriverStatus, Hardware, SwitchOutput } from '../types.ts';
@@ -7,6 +9,7 @@ import { openSensorInstances } from './sensor-instances.ts';
 import { importNative, type Ads1x15Constructor, type DhtModule, type I2cBusModule, type OnoffModule, type PigpioModule } from './native.ts';
 import { W1_DEVICES_ROOT } from './ds18b20.ts';
 import { RelayOutput } from './relay.ts';
+import type { ChardevRelays, GpiodTools } from './relay-chardev.ts';
 import { ServoOutput } from './servo.ts';
 
 /** Everything that touches the machine, injectable so tests run on fakes of the native packages. */
@@ -22,6 +25,8 @@ export interface RaspberryPiDeps {
   loadI2c?(): Promise<I2cBusModule>;
   /** /sys/bus/w1/devices, for DS18B20s (default: the kernel's). */
   w1DevicesRoot?: string;
+  /** Debian's gpiod tools, for relays on a kernel without sysfs GPIO (default: the real ones). */
+  gpiodTools?: GpiodTools;
 }
 
 const realDirect = { loadI2c: () => importNative<I2cBusModule>('i2c-bus'), w1DevicesRoot: W1_DEVICES_ROOT };
@@ -83,11 +88,17 @@ export async function createRaspberryPiHardware(
   const pi5 = isRaspberryPi5(model);
   log('info', 'board detected', { model });
 
-  // --- relays: onoff with the sysfs numbers offset by the SoC chip's base ---
+  // --- relays: onoff with the sysfs numbers offset by the SoC chip's base where sysfs GPIO exists,
+  // else the GPIO character device through a gpioset child, started here, before pigpio ---
   const outputs = new Map<string, SwitchOutput>();
   const relays: RelayOutput[] = [];
+  let chardev: ChardevRelays | null = null;
   const relayOptions = options.outputs.filter((o) => o.kind === 'relay');
-  if (relayOptions.length > 0) {
+  const sysfsGpio = await access(join(deps.gpioSysfsRoot, 'export')).then(
+    () => true,
+    () => false,
+  );
+  if (relayOptions.length > 0 && sysfsGpio) {
     try {
       const onoff = await deps.loadOnoff();
       const gpioBase = await lookUpGpioBase(deps.gpioSysfsRoot);
@@ -104,6 +115,23 @@ export async function createRaspberryPiHardware(
     } catch (err) {
       unavailable('relays', `onoff: ${message(err)}`);
     }
+  } else if (relayOptions.length > 0) {
+    try {
+      const { openChardevRelays } = await import('./relay-chardev.ts');
+      const tools = deps.gpiodTools ?? (await import('./gpiod-tools.ts')).realGpiodTools;
+      const opened = await openChardevRelays({
+        tools,
+        clock: options.clock,
+        relays: relayOptions.map((o) => ({ outputId: o.outputId, pin: o.pin, activeLow: o.activeLow })),
+        log: (line) => log('error', line),
+      });
+      chardev = opened;
+      for (const output of opened.outputs) outputs.set(output.outputId, output);
+      dynamicStatus.push(() => opened.status());
+      log('info', 'relays through the GPIO character device (no sysfs GPIO in this kernel)');
+    } catch (err) {
+      unavailable('relays', `no sysfs GPIO, and the GPIO character device: ${message(err)}`);
+    }
   }
 
   // --- pigpio: servo and HC-SR04; never even loaded on a Pi 5 ---
@@ -117,12 +145,15 @@ export async function createRaspberryPiHardware(
     }
   }
   const servoOptions = options.outputs.filter((o) => o.kind === 'servo');
+  const servos: ServoOutput[] = [];
   if (servoOptions.length > 0) {
     if (!pigpio) unavailable('servo', 'needs pigpio, which is unavailable');
     else {
       for (const o of servoOptions) {
         try {
-          outputs.set(o.outputId, new ServoOutput({ pigpio, outputId: o.outputId, pin: o.pin, openPulseUs: o.openPulseUs, closedPulseUs: o.closedPulseUs }));
+          const servo = new ServoOutput({ pigpio, outputId: o.outputId, pin: o.pin, openPulseUs: o.openPulseUs, closedPulseUs: o.closedPulseUs, clock: options.clock });
+          servos.push(servo);
+          outputs.set(o.outputId, servo);
         } catch (err) {
           unavailable(`output:${o.outputId}`, `GPIO ${o.pin}: ${message(err)}`);
         }
@@ -169,7 +200,9 @@ export async function createRaspberryPiHardware(
     async close() {
       await safeState().catch((err) => log('error', message(err)));
       for (const relay of relays) relay.close();
+      chardev?.close();
       await opened.close();
+      for (const servo of servos) servo.close();
       pigpio?.terminate?.();
     },
   };

@@ -32,16 +32,30 @@ export interface OpenedSensors {
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
+ * The kinds on a bus whose chip may be missing at boot or go away (docs/hardware.md, "Hardware that
+ * comes back"): probed again with back-off, their failed reads counted as bus errors. A DHT has no
+ * probe (its package reads a pin), so it is not among them.
+ */
+const REPROBED_KINDS: ReadonlySet<SensorInstanceOptions['kind']> = new Set(['SHT3X', 'SHT4X', 'BME280', 'SCD4X', 'DS18B20']);
+const I2C_KINDS: ReadonlySet<SensorInstanceOptions['kind']> = new Set(['SHT3X', 'SHT4X', 'BME280', 'SCD4X']);
+
+/**
  * Opens one driver per configured instance. One that cannot open (package missing, chip absent, board
  * unsupported) is left out and named in the status (`sensor:<sensorId>`); the rest still run. ADS1115
- * channels on one chip share one ADC, probed again with back-off while it is missing (reprobe.ts).
+ * channels on one chip share one ADC, probed again with back-off while it is missing (reprobe.ts); so
+ * is each I2C and 1-Wire chip (REPROBED_KINDS): it is read from the start, fails its reads while absent
+ * and joins when a probe finds it.
  */
 export async function openSensorInstances(instances: readonly SensorInstanceOptions[], ctx: OpenSensorsContext): Promise<OpenedSensors> {
   const sensors: SensorInstanceDriver[] = [];
   const closers: Array<() => Promise<void>> = [];
   const dynamicStatus: OpenedSensors['dynamicStatus'] = [];
   const adcs = new Map<string, Promise<Reprobe<Ads1115>>>();
-  const openDirect = directSensorOpener({ ...ctx.direct, clock: ctx.clock, dhtRefusal: ctx.boardRefusal });
+  // i2c-bus is loaded once, before the first I2C chip is probed: a package that cannot load is not
+  // probed again (nothing would change until it is installed), a chip that does not answer is.
+  let i2c: ReturnType<OpenSensorsContext['direct']['loadI2c']> | null = null;
+  const loadI2c = () => (i2c ??= ctx.direct.loadI2c());
+  const openDirect = directSensorOpener({ ...ctx.direct, loadI2c, clock: ctx.clock, dhtRefusal: ctx.boardRefusal });
   // Sound travels faster in warm air: the newest air temperature any instance read corrects the echo time.
   let airTemperatureC: number | null = null;
 
@@ -88,6 +102,18 @@ export async function openSensorInstances(instances: readonly SensorInstanceOpti
           break;
         }
         default: {
+          if (REPROBED_KINDS.has(o.kind)) {
+            if (I2C_KINDS.has(o.kind)) await loadI2c();
+            const chip = new Reprobe({ name, open: () => openDirect(o), close: (opened) => opened.close(), clock: ctx.clock, log: ctx.log });
+            await chip.start();
+            dynamicStatus.push(() => {
+              const status = chip.status();
+              return status.available ? status : { ...status, reason: `${o.kind}: ${status.reason}` };
+            });
+            closers.push(() => chip.close());
+            read = () => chip.read(o.sensorId, (opened) => opened.driver.read());
+            break;
+          }
           const opened = await openDirect(o);
           closers.push(() => opened.close());
           read = () => opened.driver.read();
@@ -96,7 +122,7 @@ export async function openSensorInstances(instances: readonly SensorInstanceOpti
       sensors.push(instance(o, read, (values) => {
         if (typeof values.temperatureC === 'number') airTemperatureC = values.temperatureC;
       }));
-      ctx.ok(name);
+      if (!REPROBED_KINDS.has(o.kind)) ctx.ok(name);
     } catch (err) {
       ctx.unavailable(name, `${o.kind}: ${message(err)}`);
     }

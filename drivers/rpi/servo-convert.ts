@@ -22,3 +22,10 @@ export function pulseFor(open: boolean, pulses: ServoPulses): number {
     ? validatePulseUs('openPulseUs', pulses.openPulseUs)
     : validatePulseUs('closedPulseUs', pulses.closedPulseUs);
 }
+
+/** The pulse for an opening of `pct` % (0 closed, 100 open), linear between the two configured pulses. */
+export function pulseForOpenPct(pct: number, pulses: ServoPulses): number {
+  if (!Number.isFinite(pct) || pct < 0 || pct > 100) throw new RangeError(`openPct must be 0-100, got ${pct}`);
+  const { openPulseUs, closedPulseUs } = pulses;
+  return validatePulseUs('pulse', Math.round(closedPulseUs + ((openPulseUs - closedPulseUs) * pct) / 100));
+}

@@ -23,6 +23,11 @@ class SimulatedOutput implements SwitchOutput {
   async set(on: boolean): Promise<void> {
     this.simulator.setOutput(this.outputId, on);
   }
+
+  async setOpenPct(pct: number): Promise<void> {
+    if (this.kind !== 'servo') throw new RangeError(`output '${this.outputId}' is a relay: it cannot open part-way`);
+    this.simulator.setOutputOpenPct(this.outputId, pct);
+  }
 }
 
 /** The calibration of the model's own ADC reads when no ADS1115 instance is configured. */

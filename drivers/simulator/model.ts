@@ -82,6 +82,8 @@ export class GreenhouseModel {
   readonly #tankDepthCm: number;
   state: Omit<GreenhouseState, 'lux' | 'outsideTemperatureC' | 'outsideHumidityPct' | 'activeEffects' | 'condensing'>;
   readonly effects = new Set<OutputEffect>();
+  /** How far the roof window is open (0-1) while the 'window' effect is on: the air exchange scales with it. */
+  windowOpenFraction = 1;
 
   constructor(opts: { startMs: number; random: Random; tankDepthCm: number }) {
     this.#random = opts.random;
@@ -125,7 +127,8 @@ export class GreenhouseModel {
     const tOut = outsideTemperatureC(s.timeMs);
     const hOut = outsideHumidityPct(s.timeMs);
 
-    const kExchange = K_LEAK + on('fan') * K_FAN + on('window') * K_WINDOW;
+    const window = on('window') * this.windowOpenFraction;
+    const kExchange = K_LEAK + on('fan') * K_FAN + window * K_WINDOW;
     const clearNight = sun === 0 ? 1 - s.cloudCover / 0.9 : 0;
     const dT =
       kExchange * (tOut - s.insideTemperatureC) +
@@ -138,7 +141,7 @@ export class GreenhouseModel {
     const closedHumidity = Math.min(98, airHumidity + 30 * (s.soilMoisturePct / 100) * (0.2 + 0.8 * sun));
     const dH =
       3 * K_LEAK * (closedHumidity - s.insideHumidityPct) +
-      (on('fan') * K_FAN + on('window') * K_WINDOW) * (airHumidity - s.insideHumidityPct) +
+      (on('fan') * K_FAN + window * K_WINDOW) * (airHumidity - s.insideHumidityPct) +
       on('cooling') * K_COOLER_HUMIDITY * (COOLER_HUMIDITY_PCT - s.insideHumidityPct) -
       K_CONDENSE * Math.max(0, s.insideHumidityPct - glazingSaturationPct(s.insideTemperatureC, tOut));
 

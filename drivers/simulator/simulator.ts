@@ -55,7 +55,7 @@ export class GreenhouseSimulator {
   readonly #model: GreenhouseModel;
   readonly #noise: Random;
   readonly #ads: GreenhouseSimulatorOptions['ads1115'];
-  readonly #outputs = new Map<string, { kind: 'relay' | 'servo'; effect: OutputEffect | null; on: boolean }>();
+  readonly #outputs = new Map<string, { kind: 'relay' | 'servo'; effect: OutputEffect | null; on: boolean; openPct: number }>();
   readonly #faults = new Map<SensorName, SensorFault>();
   readonly #stuck = new Map<SensorName, number | ClimateReading>();
   readonly #instanceFaults = new Map<string, SensorFault>();
@@ -66,7 +66,7 @@ export class GreenhouseSimulator {
     // Two independent streams: physics (clouds) and sensor noise.
     this.#model = new GreenhouseModel({ startMs: opts.clock.now(), random: mulberry32(opts.seed), tankDepthCm: opts.tankDepthCm });
     this.#noise = mulberry32(opts.seed ^ 0x9e3779b9);
-    for (const o of opts.outputs) this.#outputs.set(o.outputId, { kind: o.kind, effect: effectFor(o.kind, o.deviceType), on: false });
+    for (const o of opts.outputs) this.#outputs.set(o.outputId, { kind: o.kind, effect: effectFor(o.kind, o.deviceType), on: false, openPct: 100 });
   }
 
   #now(): GreenhouseModel {
@@ -85,6 +85,16 @@ export class GreenhouseSimulator {
     const output = this.#output(outputId);
     this.#now();
     output.on = on;
+    output.openPct = 100;
+    this.#syncEffects();
+  }
+
+  /** A roof window opened part-way (0-100 %): its air exchange is in proportion. */
+  setOutputOpenPct(outputId: string, pct: number): void {
+    const output = this.#output(outputId);
+    this.#now();
+    output.on = pct > 0;
+    output.openPct = pct;
     this.#syncEffects();
   }
 
@@ -109,6 +119,8 @@ export class GreenhouseSimulator {
   #syncEffects(): void {
     this.#model.effects.clear();
     for (const o of this.#outputs.values()) if (o.on && o.effect) this.#model.effects.add(o.effect);
+    const windows = [...this.#outputs.values()].filter((o) => o.on && o.effect === 'window');
+    this.#model.windowOpenFraction = windows.length > 0 ? Math.max(...windows.map((o) => o.openPct)) / 100 : 1;
   }
 
   // ---- test and demo controls ----

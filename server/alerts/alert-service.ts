@@ -101,6 +101,26 @@ export class AlertService {
     return alert;
   }
 
+  /**
+   * A person saw the alert (dashboard, or the link in a notification): an unacknowledged CRITICAL is no
+   * longer sent again. Acknowledging twice keeps the first; a resolved alert is 409 (nothing to stop).
+   */
+  acknowledge(id: number, by: string): Alert {
+    const existing = this.deps.repo.findById(id);
+    if (!existing) throw notFound(`Alert ${id} not found`);
+    if (existing.isResolved) throw conflict(`Alert ${id} is already resolved`);
+    return toAlert(this.deps.repo.acknowledge(id, by)!);
+  }
+
+  /** Active CRITICAL alerts nobody acknowledged since `dueMs` (created or last sent again before it). */
+  dueForEscalation(dueMs: number): Alert[] {
+    return this.deps.repo.dueForEscalation(dueMs).map(toAlert);
+  }
+
+  markEscalated(id: number): void {
+    this.deps.repo.markEscalated(id);
+  }
+
   /** Deletes an unresolved alert; resolved alerts are history and stay (409). */
   delete(id: number): void {
     const existing = this.deps.repo.findById(id);

@@ -1,5 +1,5 @@
 import type { Clock } from '../../common/clock.ts';
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Alert, AlertStats, Severity } from '../contract/alert.ts';
 import { toIso, type Db } from '../db/open.ts';
 import { alerts } from '../db/schema.ts';
@@ -39,6 +39,8 @@ export function toAlert(row: AlertRow): Alert {
     createdAt: toIso(row.createdAt),
     resolvedAt: toIso(row.resolvedAt),
     actionTaken: row.actionTaken,
+    acknowledgedAt: toIso(row.acknowledgedAt),
+    acknowledgedBy: row.acknowledgedBy,
   };
 }
 
@@ -91,7 +93,8 @@ export class AlertsRepo {
   escalate(id: number, changes: { severity: Severity; message: string; value: number | null }): AlertRow | undefined {
     return this.deps.db
       .update(alerts)
-      .set(changes)
+      // Turning CRITICAL announces it to the channels now: the escalation clock starts here, not at creation.
+      .set({ ...changes, ...(changes.severity === 'CRITICAL' ? { escalatedAt: new Date(this.deps.clock.now()) } : {}) })
       .where(and(eq(alerts.id, id), eq(alerts.isResolved, false)))
       .returning()
       .get();
@@ -105,6 +108,38 @@ export class AlertsRepo {
       .where(and(eq(alerts.id, id), eq(alerts.greenhouseId, this.deps.greenhouseId), eq(alerts.isResolved, false)))
       .returning()
       .get();
+  }
+
+  /** Marks an alert seen by `by`; the first acknowledgement is kept. Undefined when it is unknown. */
+  acknowledge(id: number, by: string): AlertRow | undefined {
+    const scope = and(eq(alerts.id, id), eq(alerts.greenhouseId, this.deps.greenhouseId));
+    this.deps.db
+      .update(alerts)
+      .set({ acknowledgedAt: new Date(this.deps.clock.now()), acknowledgedBy: by })
+      .where(and(scope, isNull(alerts.acknowledgedAt)))
+      .run();
+    return this.findById(id);
+  }
+
+  /** Active CRITICAL alerts nobody acknowledged, created or last escalated at or before `dueMs`. */
+  dueForEscalation(dueMs: number): AlertRow[] {
+    return this.deps.db
+      .select()
+      .from(alerts)
+      .where(
+        and(
+          eq(alerts.greenhouseId, this.deps.greenhouseId),
+          eq(alerts.isResolved, false),
+          eq(alerts.severity, 'CRITICAL'),
+          isNull(alerts.acknowledgedAt),
+          lte(sql`coalesce(${alerts.escalatedAt}, ${alerts.createdAt})`, dueMs),
+        ),
+      )
+      .all();
+  }
+
+  markEscalated(id: number): void {
+    this.deps.db.update(alerts).set({ escalatedAt: new Date(this.deps.clock.now()) }).where(eq(alerts.id, id)).run();
   }
 
   delete(id: number): boolean {

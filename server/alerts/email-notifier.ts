@@ -1,10 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.ts';
-import type { Transporter } from 'nodemailer';
 import type { Alert } from '../contract/alert.ts';
-import type { Config } from '../config/schema.ts';
-
-export type SmtpConfig = NonNullable<Config['smtp']>;
+import type { MailSender } from './mail-sender.ts';
 
 export interface EmailLimits {
   /** At most one email per cause within this window, so a flapping sensor cannot flood an inbox. */
@@ -17,7 +14,7 @@ export const DEFAULT_EMAIL_LIMITS: EmailLimits = { perCauseWindowMs: 30 * 60 * 1
 const HOUR_MS = 60 * 60 * 1000;
 
 export interface EmailNotifierDeps {
-  smtp: SmtpConfig | null;
+  mail: MailSender;
   /** Addresses of users who opted in to email notifications (read when an alert is sent). */
   recipients(): string[];
   clock: Clock;
@@ -34,7 +31,6 @@ export class EmailNotifier {
   readonly #limits: EmailLimits;
   readonly #lastSentByCause = new Map<string, number>();
   #sentAtMs: number[] = [];
-  #transport: Transporter | null = null;
   readonly #pending = new Set<Promise<void>>();
 
   constructor(private readonly deps: EmailNotifierDeps) {
@@ -42,12 +38,12 @@ export class EmailNotifier {
   }
 
   get configured(): boolean {
-    return this.deps.smtp !== null;
+    return this.deps.mail.configured;
   }
 
   /** Called for every raised or escalated alert; only CRITICAL ones may send. */
   notify(alert: Alert, causeKey: string | null): void {
-    if (alert.severity !== 'CRITICAL' || !this.deps.smtp) return;
+    if (alert.severity !== 'CRITICAL' || !this.deps.mail.configured) return;
     const nowMs = this.deps.clock.now();
     const cause = causeKey ?? `type:${alert.alertType}`;
     const last = this.#lastSentByCause.get(cause);
@@ -77,43 +73,30 @@ export class EmailNotifier {
   }
 
   close(): void {
-    this.#transport?.close();
-    this.#transport = null;
+    this.deps.mail.close();
   }
 
   async #send(alert: Alert, recipients: string[]): Promise<void> {
-    const smtp = this.deps.smtp!;
-    try {
-      // Loaded on the first alert email only: most gateways never mail, and nodemailer is the biggest
-      // package the server would otherwise keep in memory (bench/footprint.bench.ts).
-      const { default: nodemailer } = await import('nodemailer');
-      this.#transport ??= nodemailer.createTransport({
-        host: smtp.host,
-        port: smtp.port,
-        secure: smtp.secure,
-        ...(smtp.user ? { auth: { user: smtp.user, pass: smtp.pass ?? '' } } : {}),
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 20_000,
-      });
-      const type = alert.alertType.replaceAll('_', ' ');
-      const subject = `[Greenhouse ${alert.greenhouseId}] CRITICAL: ${type}`;
-      const text = [
-        `A critical alert was raised in greenhouse ${alert.greenhouseId}.`,
-        '',
-        `Type: ${type}`,
-        `Message: ${alert.message}`,
-        ...(alert.deviceId ? [`Device: ${alert.deviceId}`] : []),
-        `Raised at: ${alert.createdAt}`,
-        '',
-        'Open the dashboard (Alert System) to see and resolve it.',
-      ].join('\n');
-      // One message per recipient so addresses are not disclosed to each other.
-      for (const to of recipients) {
-        await this.#transport.sendMail({ from: smtp.from, to, subject, text });
+    const type = alert.alertType.replaceAll('_', ' ');
+    const subject = `[Greenhouse ${alert.greenhouseId}] CRITICAL: ${type}`;
+    const text = [
+      `A critical alert was raised in greenhouse ${alert.greenhouseId}.`,
+      '',
+      `Type: ${type}`,
+      `Message: ${alert.message}`,
+      ...(alert.deviceId ? [`Device: ${alert.deviceId}`] : []),
+      `Raised at: ${alert.createdAt}`,
+      '',
+      'Open the dashboard (Alert System) to see and resolve it.',
+    ].join('\n');
+    // One message per recipient so addresses are not disclosed to each other, each in its own try: a
+    // refused or mistyped address must not stop the mail to everyone after it.
+    for (const to of recipients) {
+      try {
+        await this.deps.mail.send({ to, subject, text });
+      } catch (err) {
+        this.deps.logger.error({ err, alertId: alert._id, to }, 'alert email failed');
       }
-    } catch (err) {
-      this.deps.logger.error({ err, alertId: alert._id }, 'alert email failed');
     }
   }
 }

@@ -5,11 +5,14 @@ import type { Feature } from '../features.ts';
 import { AlertService } from './alert-service.ts';
 import { AlertsRepo } from './alerts-repo.ts';
 import { EmailNotifier } from './email-notifier.ts';
+import { MailSender } from './mail-sender.ts';
 import { alertRoutes, notificationRoutes } from './routes.ts';
 
 export interface AlertsFeature extends Feature {
   service: AlertService;
   notifier: EmailNotifier;
+  /** The SMTP connection, shared with e-mail channels (server/notifications). */
+  mail: MailSender;
 }
 
 /** The alerts feature: evaluator + storage + notifications, and its routes. */
@@ -25,7 +28,8 @@ export function createAlertsFeature(ctx: AppContext, uses: AlertsUses = {}): Ale
   const { config, clock, bus, settings } = ctx;
   const db = ctx.database.db;
   const logger = featureLogger(ctx, 'alerts');
-  const notifier = new EmailNotifier({ smtp: config.smtp, recipients: () => uses.emailRecipients?.() ?? [], clock, logger });
+  const mail = new MailSender(config.smtp);
+  const notifier = new EmailNotifier({ mail, recipients: () => uses.emailRecipients?.() ?? [], clock, logger });
   const service = new AlertService({
     repo: new AlertsRepo({ db, greenhouseId: config.greenhouseId, clock }),
     bus,
@@ -40,6 +44,7 @@ export function createAlertsFeature(ctx: AppContext, uses: AlertsUses = {}): Ale
     name: 'alerts',
     service,
     notifier,
+    mail,
     async registerRoutes(api) {
       await api.register(alertRoutes, { prefix: '/alerts', alerts: service });
       await api.register(notificationRoutes, { prefix: '/notifications', notifier });

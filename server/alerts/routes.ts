@@ -13,6 +13,7 @@ import {
   AlertIdParams,
   AlertListReply,
   AlertReply,
+  AcknowledgeBody,
   CreateBody,
   DeletedReply,
   ExportQuery,
@@ -83,6 +84,16 @@ export async function alertRoutes(fastify: FastifyInstance, options: { alerts: A
       const actionTaken = request.body?.actionTaken?.trim() || MANUAL_RESOLUTION;
       return ok(alerts.resolve(Number(request.params.id), actionTaken), 'Alert resolved successfully');
     },
+  );
+
+  app.put(
+    '/:id/acknowledge',
+    {
+      schema: { params: AlertIdParams, body: AcknowledgeBody, response: { 200: AlertReply, ...failures } },
+      // No body needed: the dashboard's button and the link of a notification send none.
+      preValidation: [requireWriter(), async (request) => void (request.body ??= {})],
+    },
+    async (request) => ok(alerts.acknowledge(Number(request.params.id), request.account!.username), 'Alert acknowledged'),
   );
 
   app.delete(

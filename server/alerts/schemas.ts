@@ -35,6 +35,8 @@ export const ResolveBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const AcknowledgeBody = Type.Object({}, { additionalProperties: false });
+
 export const AlertReply = Envelope(Alert);
 export const AlertListReply = Envelope(Type.Array(Alert));
 export const StatsReply = Type.Object({

@@ -227,6 +227,19 @@ export const ConfigSchema = Type.Object({
     { default: {} },
   ),
   mqtt: Mqtt,
+  /** Alert channels (server/notifications/README.md); the channels themselves are managed from the dashboard. */
+  notifications: Type.Object(
+    {
+      /**
+       * The dashboard's address as a grower's phone reaches it, for the link in a notification (ntfy's
+       * click opens the alert to acknowledge). Unset: http://<host name>.local:<port>.
+       */
+      publicUrl: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
+      /** The Telegram Bot API's base address (a local stand-in in tests). */
+      telegramApiUrl: Type.String({ pattern: '^https?://[^\\s]+$', default: 'https://api.telegram.org' }),
+    },
+    { default: {} },
+  ),
   smtp: Type.Union(
     [
       Type.Object({

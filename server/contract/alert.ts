@@ -54,6 +54,9 @@ export const Alert = Type.Object({
   createdAt: IsoTimestamp,
   resolvedAt: Type.Union([IsoTimestamp, Type.Null()]),
   actionTaken: Type.Union([Type.String(), Type.Null()]),
+  /** When and by whom it was acknowledged (seen); an unacknowledged CRITICAL is sent again to every channel. */
+  acknowledgedAt: Type.Optional(Type.Union([IsoTimestamp, Type.Null()])),
+  acknowledgedBy: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type Alert = Static<typeof Alert>;
 

@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox';
+import { ClimateFollow } from './climate.ts';
 import { IsoTimestamp, NullableNumber } from './common.ts';
 
 /** Types a user may add from the dashboard (docs/product.md §5). SERVO comes from the wiring config. */
@@ -98,6 +99,15 @@ export const AutomationRules = Type.Object({
   offAt: Type.Optional(RuleOffAt),
   /** WATER_PUMP only: the pulse-and-soak program; absent or null when the pump has none. */
   irrigation: Type.Optional(Type.Union([IrrigationProgram, Type.Null()])),
+  /** Follow the greenhouse's climate program (docs/climate.md) instead of, or beside, the thresholds. */
+  follow: Type.Optional(Type.Union([ClimateFollow, Type.Null()])),
+  /** 1 (default) or 2: stage 2 joins when the error exceeds stage2OffsetC; it needs a stage 1 of the same follow. */
+  stage: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)])),
+  stage2OffsetC: Type.Optional(Type.Number({ minimum: 0.5, maximum: 10 })),
+  /** The roof window: this many °C above ventAboveC it is fully open; time-proportional heating: full on this far below heatBelowC. */
+  proportionalBandC: Type.Optional(Type.Number({ minimum: 0.5, maximum: 20 })),
+  /** Time-proportional heating: the cycle (minutes) whose share the heater runs by the error; null: on/off at the target. */
+  heatingCycleMinutes: Type.Optional(Type.Union([Type.Integer({ minimum: 5, maximum: 60 }), Type.Null()])),
 });
 export type AutomationRules = Static<typeof AutomationRules>;
 
@@ -185,6 +195,8 @@ export const Device = Type.Object({
   output: Type.Union([OutputBinding, Type.Null()]),
   /** Pumps: litres per minute while running (the device's own, else its output's config), null when unknown. */
   flowLitresPerMinute: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+  /** A roof window (SERVO): how far it is open, 0-100 %. */
+  openPct: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
   createdAt: IsoTimestamp,
   updatedAt: IsoTimestamp,
 });

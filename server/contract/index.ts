@@ -11,3 +11,5 @@ export * from './simulator.ts';
 export * from './fleet.ts';
 export * from './clock.ts';
 export * from './irrigation.ts';
+export * from './climate.ts';
+export * from './notification.ts';

@@ -27,6 +27,8 @@ export const SystemSettings = Type.Object({
   autoBackup: Type.Boolean(),
   maintenanceMode: Type.Boolean(),
   /** Where the greenhouse stands, for sunrise/sunset schedules; applied at once. Config `site` is its default. */
+  /** An unacknowledged CRITICAL alert is sent again to every notification channel this often, quiet hours or not. */
+  escalateAfterMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
   site: Type.Union([
     Type.Object(
       { latitude: Type.Number({ minimum: -90, maximum: 90 }), longitude: Type.Number({ minimum: -180, maximum: 180 }) },
@@ -87,6 +89,7 @@ export const DEFAULT_SYSTEM_SETTINGS: SystemSettings = {
   updateInterval: 5,
   autoBackup: true,
   maintenanceMode: false,
+  escalateAfterMinutes: 15,
   site: null,
 };
 

@@ -131,6 +131,8 @@ export const devices = sqliteTable(
     sensorLossDutyPct: real('sensor_loss_duty_pct'),
     /** Pumps: litres per minute while running; null falls back to the output's config (water accounting). */
     flowLitresPerMinute: real('flow_litres_per_minute'),
+    /** A roof window's opening (0-100 %) when it follows a climate program in proportion; null otherwise. */
+    openPct: real('open_pct'),
     /** The configured output it drives (config outputs[].outputId), or null when unbound. */
     outputId: text('output_id'),
     createdAt: createdAt(),
@@ -181,6 +183,11 @@ export const alerts = sqliteTable(
     createdAt: createdAt(),
     resolvedAt: timestampMs('resolved_at'),
     actionTaken: text('action_taken'),
+    /** A person said they saw it (dashboard or a notification's link): escalation stops. */
+    acknowledgedAt: timestampMs('acknowledged_at'),
+    acknowledgedBy: text('acknowledged_by'),
+    /** When an unacknowledged CRITICAL was last announced (turned CRITICAL, or sent again to every channel). */
+    escalatedAt: timestampMs('escalated_at'),
   },
   (t) => [
     index('alerts_is_resolved_idx').on(t.isResolved),
@@ -210,5 +217,63 @@ export const irrigationCycles = sqliteTable('irrigation_cycles', {
   untilMs: integer('until_ms'),
   lastPulseAtMs: integer('last_pulse_at_ms'),
   fallback: integer('fallback', { mode: 'boolean' }).notNull().default(false),
+  updatedAt: timestampMs('updated_at').notNull(),
+});
+
+/** Where alerts are sent besides the dashboard (server/notifications/README.md). */
+export const notificationChannels = sqliteTable('notification_channels', {
+  channelId: text('channel_id').primaryKey(),
+  kind: text('kind').notNull(),
+  target: text('target').notNull(),
+  minSeverity: text('min_severity', { enum: ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] }).notNull(),
+  quietFrom: text('quiet_from'),
+  quietTo: text('quiet_to'),
+  /** HMAC key of a webhook, token of an ntfy server or a Telegram bot; never sent back to a browser. */
+  secret: text('secret'),
+  createdAt: createdAt(),
+  updatedAt: timestampMs('updated_at').notNull(),
+});
+
+/** The persistent outbox: one row per message to one channel, committed before it is sent. */
+export const notificationOutbox = sqliteTable(
+  'notification_outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    channelId: text('channel_id').notNull(),
+    alertId: integer('alert_id'),
+    reason: text('reason', { enum: ['alert', 'escalation', 'test', 'gateway-failure'] }).notNull(),
+    /** JSON of the NotificationMessage, fixed when queued so a retry sends what was meant. */
+    payload: text('payload', { mode: 'json' }).notNull(),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestampMs('next_attempt_at').notNull(),
+    lastError: text('last_error'),
+    createdAt: timestampMs('created_at').notNull(),
+    deliveredAt: timestampMs('delivered_at'),
+  },
+  (t) => [
+    index('notification_outbox_status_next_attempt_at_idx').on(t.status, t.nextAttemptAt),
+    index('notification_outbox_created_at_idx').on(t.createdAt),
+  ],
+);
+
+export const notificationAttempts = sqliteTable(
+  'notification_attempts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    deliveryId: integer('delivery_id')
+      .notNull()
+      .references(() => notificationOutbox.id, { onDelete: 'cascade' }),
+    at: timestampMs('at').notNull(),
+    ok: integer('ok', { mode: 'boolean' }).notNull(),
+    detail: text('detail'),
+  },
+  (t) => [index('notification_attempts_delivery_id_idx').on(t.deliveryId)],
+);
+
+/** One climate program per greenhouse (docs/climate.md): JSON of contract ClimateProgram. */
+export const climatePrograms = sqliteTable('climate_programs', {
+  greenhouseId: text('greenhouse_id').primaryKey(),
+  program: text('program', { mode: 'json' }).notNull(),
   updatedAt: timestampMs('updated_at').notNull(),
 });

@@ -15,6 +15,8 @@ export interface ControlRequest {
   /** Username for 'user', rule name for 'rule', interlock name for 'safety', 'gateway' for 'system'. */
   actor: string;
   reason?: string;
+  /** A roof window (SERVO): open this far (1-100 %) rather than fully; ignored for relays and when closing. */
+  openPct?: number;
 }
 
 export interface ControlResult {
@@ -77,11 +79,14 @@ export class ControlService {
     // Every lock (maintenance mode, safety, run limits) refuses a switch-on here, whoever asks.
     if (on) this.deps.safety.checkTurnOn(device, request.source, repo.listPlain());
 
-    const unbound = await this.#drive(device, on);
+    const openPct = on && device.deviceType === 'SERVO' ? (request.openPct ?? 100) : undefined;
+    const unbound = await this.#drive(device, on, openPct);
 
     const newStatus = statusFor(device.deviceType, on);
-    const changed = newStatus !== device.status;
-    const what = changed ? `${device.deviceName} ${verbFor(device.deviceType, on)}` : `${device.deviceName} is already ${newStatus}`;
+    const moved = openPct !== undefined && openPct !== device.openPct;
+    const changed = newStatus !== device.status || moved;
+    const verb = openPct !== undefined && openPct < 100 ? `opened to ${openPct} %` : verbFor(device.deviceType, on);
+    const what = changed ? `${device.deviceName} ${verb}` : `${device.deviceName} is already ${newStatus}`;
     const message = unbound ? `${what} (not connected to hardware)` : what;
     const { device: written, controlLog } = repo.recordStateChange({
       deviceId: device.deviceId,
@@ -92,6 +97,7 @@ export class ControlService {
       actor: request.actor,
       reason: request.reason ?? message,
       atMs: this.deps.clock.now(),
+      ...(openPct !== undefined ? { openPct } : {}),
     });
     this.deps.safety.recordSwitch(written, request.source);
     // Read again: its locks (minimum off time, run budget, switch rate) depend on the switch just made.
@@ -104,7 +110,7 @@ export class ControlService {
    * Drives the bound output; answers true when the device is not connected to hardware. An output
    * that the hardware could not provide may still be switched off (nothing to drive), never on.
    */
-  async #drive(device: Device, on: boolean): Promise<boolean> {
+  async #drive(device: Device, on: boolean, openPct?: number): Promise<boolean> {
     if (!device.output) return true;
     const output = this.deps.outputs.get(device.output.outputId);
     if (!output) {
@@ -112,7 +118,9 @@ export class ControlService {
       throw unavailable(`Output '${device.output.outputId}' of ${device.deviceName} is not available on this hardware`);
     }
     try {
-      await output.set(on);
+      // A servo that can take a position opens part-way; fully open and closed are plain set().
+      if (openPct !== undefined && openPct < 100 && output.setOpenPct) await output.setOpenPct(openPct);
+      else await output.set(on);
     } catch (err) {
       throw unavailable(`Output '${output.outputId}' of ${device.deviceName} did not respond: ${(err as Error).message}`);
     }

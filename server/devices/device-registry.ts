@@ -7,6 +7,7 @@ import type { ControlService } from './control-service.ts';
 import type { DevicePatch, DevicesRepo } from './devices-repo.ts';
 import { checkOffAt, mergeRules } from './rules/off-at.ts';
 import { checkIrrigation } from './irrigation/validate.ts';
+import { stage2Problem } from '../climate/follow.ts';
 
 /**
  * The duty share to store: required with 'duty' (sent now or kept from before), refused with any other
@@ -145,6 +146,8 @@ export class DeviceRegistry {
     if (automationRules.schedule) this.deps.checkSchedule?.(automationRules.schedule);
     checkOffAt(automationRules);
     checkIrrigation(automationRules.irrigation, device.deviceType);
+    const stageProblem = stage2Problem({ deviceId, rules: automationRules }, this.deps.repo.listPlain());
+    if (stageProblem) throw invalid(stageProblem, 'automationRules.stage');
     const sensorLossAction = changes.sensorLossAction ?? device.sensorLossAction;
     return this.#changed(
       this.deps.repo.update(deviceId, {

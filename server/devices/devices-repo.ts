@@ -49,6 +49,8 @@ export interface StateChange {
   actor: string;
   reason: string;
   atMs: number;
+  /** A roof window's opening (0-100); default fully open when opened, 0 when closed. */
+  openPct?: number;
 }
 
 export interface DevicesRepoDeps {
@@ -164,9 +166,17 @@ export class DevicesRepo {
   recordStateChange(change: StateChange): { device: Device; controlLog: ControlLog } {
     const at = new Date(change.atMs);
     const turnedOn = change.newStatus === 'ON' || change.newStatus === 'OPEN';
+    // Only a window (OPEN/CLOSED) has an opening; closed is 0 whatever was asked.
+    const window = change.newStatus === 'OPEN' || change.newStatus === 'CLOSED';
+    const openPct = window ? (turnedOn ? (change.openPct ?? 100) : 0) : undefined;
     const logRow = this.deps.db.transaction((tx) => {
       tx.update(devices)
-        .set({ status: change.newStatus, updatedAt: at, ...(turnedOn && change.previousStatus !== change.newStatus ? { lastActivatedAt: at } : {}) })
+        .set({
+          status: change.newStatus,
+          updatedAt: at,
+          ...(turnedOn && change.previousStatus !== change.newStatus ? { lastActivatedAt: at } : {}),
+          ...(openPct !== undefined ? { openPct } : {}),
+        })
         .where(eq(devices.deviceId, change.deviceId))
         .run();
       return tx
@@ -263,6 +273,7 @@ export class DevicesRepo {
       output: this.#binding(row.outputId),
       // The device's own flow, else what its output's config says (docs/irrigation.md, water accounting).
       flowLitresPerMinute: row.flowLitresPerMinute ?? (row.outputId === null ? null : (this.#outputs.get(row.outputId)?.flowLitresPerMinute ?? null)),
+      ...(row.type === 'SERVO' ? { openPct: row.openPct ?? (row.status === 'OPEN' ? 100 : 0) } : {}),
       createdAt: toIso(row.createdAt),
       updatedAt: toIso(row.updatedAt),
     };

@@ -3,6 +3,7 @@ import type { SensorSnapshot } from '../contract/reading.ts';
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
 import type { Feature } from '../features.ts';
+import type { ClimateService } from '../climate/climate-service.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
 import { isOnStatus, safeStatusFor } from './actions.ts';
 import { ControlService } from './control-service.ts';
@@ -38,7 +39,7 @@ export interface DevicesFeature extends Feature {
 }
 
 /** Devices and automation: the registry, the one control path, safety interlocks and the rule runner. */
-export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; previewLimits?: PreviewLimits }): DevicesFeature {
+export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; previewLimits?: PreviewLimits; climate?: ClimateService }): DevicesFeature {
   const { config, clock, bus, settings, hardware } = ctx;
   const logger = featureLogger(ctx, 'devices');
   const greenhouseId = config.greenhouseId;
@@ -96,8 +97,8 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
     clockSynchronised,
     wake: () => automation?.wake(),
   });
-  automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site, clockSynchronised, irrigation });
-  const preview = new PreviewService({ repo, settings, clock, site, checkSchedule, dbPath: ctx.database.path, greenhouseId, limits: uses.previewLimits });
+  automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site, clockSynchronised, irrigation, climate: uses.climate });
+  const preview = new PreviewService({ repo, settings, clock, site, checkSchedule, dbPath: ctx.database.path, greenhouseId, limits: uses.previewLimits, climateProgram: () => uses.climate?.program() ?? null });
   const lockWatch = new LockWatch({ bus, clock, greenhouseId, listExplained: () => repo.list() });
   registerDeviceControlCommand(uses.hub, control, ctx.resolveGreenhouse);
 

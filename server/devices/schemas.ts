@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { DEVICE_ID_PATTERN, Envelope, VisibleText } from '../contract/common.ts';
-import { AddableDeviceType, AutomationPreview, ControlAction, ControlLog, ControlSource, Device, DeviceStats, DeviceType, IrrigationProgram, Schedule, SensorLossAction } from '../contract/device.ts';
+import { AddableDeviceType, AutomationPreview, AutomationRules, ControlAction, ControlLog, ControlSource, Device, DeviceStats, DeviceType, IrrigationProgram, Schedule, SensorLossAction } from '../contract/device.ts';
 
 export const DeviceIdParams = Type.Object({
   deviceId: Type.String({ minLength: 1, maxLength: 64, pattern: DEVICE_ID_PATTERN }),
@@ -57,6 +57,12 @@ const AutomationRulesBody = Type.Object(
     offAt: Type.Optional(Type.Object(ruleNumbers(), { additionalProperties: false })),
     // WATER_PUMP only; the domain checks the fields against each other (irrigation/validate.ts).
     irrigation: Type.Optional(Type.Union([IrrigationProgram, Type.Null()])),
+    // Following the climate program (docs/climate.md); the domain checks that a stage 2 has its stage 1.
+    follow: AutomationRules.properties.follow,
+    stage: AutomationRules.properties.stage,
+    stage2OffsetC: AutomationRules.properties.stage2OffsetC,
+    proportionalBandC: AutomationRules.properties.proportionalBandC,
+    heatingCycleMinutes: AutomationRules.properties.heatingCycleMinutes,
   },
   { additionalProperties: false },
 );

@@ -56,6 +56,8 @@ export interface GatewayEvents {
   settingsChanged: { settings: Settings; previous: Settings };
   /** The wall clock was synchronised (stepMs null) or stepped by stepMs (negative: backwards). */
   clockChanged: { synchronised: boolean; stepMs: number | null };
+  /** A climate program was stored (docs/climate.md): devices that follow it act on the new targets now. */
+  climateProgramChanged: { greenhouseId: string };
   /** An account's tokens were revoked (password or role change) or it was deleted: its sockets must go. */
   accountRevoked: { accountId: number; reason: string; tokenId?: string };
 }

@@ -18,11 +18,12 @@ interface HealthRoutesOptions {
 async function healthRoutes(fastify: FastifyInstance, options: HealthRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // No token needed: a monitoring script or the install script's first-run check asks before anyone
-  // signs in. A stranger learns only ok or degraded: the details (broker address, driver error paths,
-  // version) are for signed-in accounts.
+  // signs in. A stranger learns only ok or degraded and whether the database answers (what the
+  // installer's health check after an upgrade needs, docs/hardware.md "Installing a release"): the
+  // details (broker address, driver error paths, version, the database's error) are for signed-in accounts.
   app.get('/', { schema: { response: { 200: Envelope(HealthAnswer) } } }, async (request) => {
     const health = await collectHealth(options.sources);
-    return ok(options.isSignedIn(request) ? health : { status: health.status });
+    return ok(options.isSignedIn(request) ? health : { status: health.status, database: { ok: health.database.ok } });
   });
 }
 

@@ -32,7 +32,7 @@ export const Health = Type.Object({
 });
 export type Health = Static<typeof Health>;
 
-/** What GET /api/health answers: everything to a signed-in account, only `status` to anyone else. */
+/** What GET /api/health answers: everything to a signed-in account, `status` and `database.ok` to anyone else. */
 export const HealthAnswer = Type.Object({ ...Type.Partial(Health).properties, status: Health.properties.status });
 
 export interface DriverStatusView {

@@ -50,6 +50,7 @@ export function createMetricsFeature(ctx: AppContext, uses: MetricsUses): Metric
     previews: uses.previews,
     mqttInputDropped: uses.mqttInputDropped,
     waterToday: uses.waterToday,
+    driverStatus: () => ctx.hardware.status(),
   });
   const offs: Array<() => void> = [];
   return {

@@ -26,6 +26,8 @@ export interface MetricsSources {
   mqttInputDropped: () => Readonly<Record<string, number>> | null;
   /** A pump's water today (docs/irrigation.md); absent: no water gauges. */
   waterToday?: (deviceId: string) => WaterDay | null;
+  /** The hardware's drivers (optional: a test's metrics may have none). */
+  driverStatus?: () => ReadonlyArray<{ name: string; available: boolean; busErrors?: number }>;
 }
 
 /** HTTP latencies from a LAN request (~1 ms) to a CSV export (seconds). */
@@ -108,6 +110,30 @@ export class GatewayMetrics {
       collect() {
         this.reset();
         for (const report of sources.sensorHealth()) this.set({ sensor: report.sensorType }, report.failedReads);
+      },
+    });
+    // A bus that fails now and then (a long I2C cable, a loose plug) shows as a rising count long
+    // before a sensor is declared gone (docs/hardware.md, "Hardware that comes back").
+    new Gauge({
+      name: 'greenhouse_driver_available',
+      help: 'Whether a hardware driver is available (1) or not (0); health says why not',
+      labelNames: ['driver'],
+      registers,
+      collect() {
+        this.reset();
+        for (const driver of sources.driverStatus?.() ?? []) this.set({ driver: driver.name }, driver.available ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'greenhouse_driver_bus_errors',
+      help: 'Failed bus transfers of a driver since start (a counter that restarts with the gateway)',
+      labelNames: ['driver'],
+      registers,
+      collect() {
+        this.reset();
+        for (const driver of sources.driverStatus?.() ?? []) {
+          if (driver.busErrors !== undefined) this.set({ driver: driver.name }, driver.busErrors);
+        }
       },
     });
     this.#ticks = new Counter({

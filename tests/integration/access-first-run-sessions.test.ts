@@ -283,10 +283,11 @@ describe('connections, hosts and headers', () => {
     }
   });
 
-  it('tells an anonymous /api/health caller only ok or degraded; a signed-in account gets the details', async () => {
+  it('tells an anonymous /api/health caller only ok or degraded and whether the database works; a signed-in account gets the details', async () => {
     const anonymous = await http.get('/api/health');
     expect(anonymous.status).toBe(200);
-    expect(Object.keys(anonymous.body.data)).toEqual(['status']);
+    expect(Object.keys(anonymous.body.data)).toEqual(['status', 'database']);
+    expect(anonymous.body.data.database).toEqual({ ok: true });
     expect(anonymous.body.data.status).toMatch(/^(ok|degraded)$/);
     const signedIn = await http.get('/api/health', admin);
     expect(signedIn.body.data).toHaveProperty('drivers');

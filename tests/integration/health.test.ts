@@ -13,10 +13,13 @@ describe('GET /api/health', () => {
   });
   afterAll(() => gw.dispose());
 
-  it('answers a stranger ok or degraded only', async () => {
+  it('answers a stranger ok or degraded and whether the database works, nothing more', async () => {
     const res = await httpClient(gw.url).get('/api/health');
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ status: expect.stringMatching(/^(ok|degraded)$/) });
+    expect(res.body.data).toEqual({ status: expect.stringMatching(/^(ok|degraded)$/), database: { ok: true } });
+    // scripts/install-pi.sh's health check after an upgrade greps the raw answer for exactly this.
+    const raw = await (await fetch(`${gw.url}/api/health`)).text();
+    expect(raw).toContain('"database":{"ok":true');
   });
 
   it('answers a signed-in account: database, sensors, drivers, version and mode', async () => {
@@ -55,10 +58,10 @@ describe('GET /api/health', () => {
       const otherHttp = httpClient(other.url);
       const owner = await registerUser(otherHttp, { username: 'owner' });
       other.database.sqlite.close();
-      // With the database gone the caller cannot be recognised: only the status, and it is degraded.
+      // With the database gone the caller cannot be recognised: the stranger's answer, degraded, database not ok.
       const res = await otherHttp.get('/api/health', owner);
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual({ status: 'degraded' });
+      expect(res.body.data).toEqual({ status: 'degraded', database: { ok: false } });
     } finally {
       // gateway.stop() would write the devices' final state to the closed database: close the rest by hand.
       other.hub.stop();

@@ -92,7 +92,9 @@ function fakeRelease(dir: string, { version = '0.2.0', arch = 'arm64' as Arch, n
   mkdirSync(join(top, 'systemd'), { recursive: true });
   mkdirSync(join(top, 'scripts'), { recursive: true });
   writeFileSync(join(top, 'release.json'), `${JSON.stringify({ name: 'greenhouse-gateway', version, arch, nodeMajor, nodeModules: 115 }, null, 2)}\n`);
-  writeFileSync(join(top, 'systemd', 'greenhouse-gateway.service'), readFileSync(join(ROOT, 'systemd', 'greenhouse-gateway.service')));
+  for (const unit of ['greenhouse-gateway.service', 'greenhouse-gateway-failure.service']) {
+    writeFileSync(join(top, 'systemd', unit), readFileSync(join(ROOT, 'systemd', unit)));
+  }
   writeFileSync(join(top, 'scripts', 'config.example.json'), '{}\n');
   const tarball = join(dir, `${name}-linux-${arch}.tar.gz`);
   const tar = spawnSync('tar', ['-czf', tarball, '-C', join(top, '..'), name]);
@@ -347,6 +349,8 @@ describe('scripts/install-pi.sh and uninstall-pi.sh', () => {
     expect(first.out).toContain('The greenhouse dashboard is up.');
     expect(readFileSync(join(app, 'release.json'), 'utf8')).toContain('"version": "0.2.0"');
     expect(existsSync(join(root, 'etc', 'systemd', 'system', 'greenhouse-gateway.service'))).toBe(true);
+    // The OnFailure= unit the gateway's unit names is installed beside it.
+    expect(existsSync(join(root, 'etc', 'systemd', 'system', 'greenhouse-gateway-failure.service'))).toBe(true);
     expect(existsSync(join(root, 'etc', 'greenhouse-gateway', 'config.json'))).toBe(true);
 
     // The gateway ran and wrote its database; then an upgrade to a healthy 0.3.0.

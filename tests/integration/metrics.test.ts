@@ -81,3 +81,26 @@ describe('GET /api/metrics', () => {
     expect(result.status).toBe(0);
   });
 });
+
+describe('GET /api/metrics: the drivers', () => {
+  it("reports each driver's availability and its bus errors, as health counts them", async () => {
+    const hardware = hardwareWith(fakeSensors({ climate: { temperatureC: 20, humidityPct: 50 } }).sensors);
+    const drivers = [
+      { name: 'relays', available: true, reason: null },
+      { name: 'ads1115', available: false, reason: 'I2C bus 1 address 0x48: EREMOTEIO; next probe in 20 s', busErrors: 7 },
+    ];
+    const other = await startTestGateway({}, { hardware: { ...hardware, status: () => drivers } });
+    try {
+      const otherHttp = httpClient(other.url);
+      const token = await registerUser(otherHttp, { username: 'owner' });
+      const text = (await otherHttp.get('/api/metrics', token)).body as string;
+      expect(sample(text, 'greenhouse_driver_available', { driver: 'relays' })).toBe(1);
+      expect(sample(text, 'greenhouse_driver_available', { driver: 'ads1115' })).toBe(0);
+      expect(sample(text, 'greenhouse_driver_bus_errors', { driver: 'ads1115' })).toBe(7);
+      // A driver that does not count bus errors has no series rather than a misleading 0.
+      expect(sample(text, 'greenhouse_driver_bus_errors', { driver: 'relays' })).toBeUndefined();
+    } finally {
+      await other.dispose();
+    }
+  });
+});

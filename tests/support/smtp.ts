@@ -8,12 +8,20 @@ export interface Received {
 }
 
 /** A real SMTP receiver on a loopback port, recording every message. */
-export async function startSmtpReceiver() {
+/** `rejectRecipients` are refused at RCPT TO (550), as a mail server refuses an unknown mailbox. */
+export async function startSmtpReceiver(options: { rejectRecipients?: string[] } = {}) {
   const received: Received[] = [];
   const server = new SMTPServer({
     // Plain SMTP on loopback: no STARTTLS offer (no certificate to trust) and no AUTH.
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (options.rejectRecipients?.includes(address.address)) {
+        const refused = Object.assign(new Error(`mailbox ${address.address} bounced: no such user`), { responseCode: 550 });
+        return callback(refused);
+      }
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));

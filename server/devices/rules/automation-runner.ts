@@ -12,6 +12,8 @@ import type { DevicesRepo } from '../devices-repo.ts';
 import { evaluateRules, type RuleDecision } from './engine.ts';
 import type { Site } from './schedule.ts';
 import type { IrrigationRunner } from '../irrigation/irrigation-runner.ts';
+import type { WindowSafePosition } from '../../contract/climate.ts';
+import type { ClimateTargets } from '../../climate/targets.ts';
 
 export interface AutomationDeps {
   bus: EventBus;
@@ -26,6 +28,8 @@ export interface AutomationDeps {
   clockSynchronised?: () => boolean;
   /** Runs the pumps that have an irrigation program (they follow it instead of the threshold rules). */
   irrigation?: IrrigationRunner;
+  /** The climate program's targets now and the window's safe position (docs/climate.md); absent: no programs. */
+  climate?: { targetsNow(): ClimateTargets | null; windowSafePosition(): WindowSafePosition };
 }
 
 /** The bus owner of every subscription this runner makes (one runner per bus). */
@@ -75,6 +79,8 @@ export class AutomationRunner {
     });
     // Synchronised or stepped: a schedule's window may have moved, act now rather than at the next tick.
     bus.on('clockChanged', OWNER, () => this.#schedule());
+    // A new climate program: devices following it act on its targets now.
+    bus.on('climateProgramChanged', OWNER, () => this.#schedule());
     bus.on('deviceRemoved', OWNER, ({ deviceId }) => {
       this.#lossEngaged.delete(deviceId);
     });
@@ -121,6 +127,8 @@ export class AutomationRunner {
     const { repo, settings, clock } = this.deps;
     const deviceSettings = settings.get().deviceSettings;
     const faultedFields = this.faultedFields();
+    const climate = this.deps.climate?.targetsNow() ?? null;
+    const windowSafePosition = this.deps.climate?.windowSafePosition() ?? 'closed';
     for (const device of repo.listPlain()) {
       if (!device.autoMode) {
         this.#releaseLoss(device, 'auto mode switched off');
@@ -135,6 +143,8 @@ export class AutomationRunner {
       const isOn = isOnStatus(device.status);
       const decision = evaluateRules({
         device: { ...device, isOn, sinceMs: repo.lastSwitchedAtMs(device.deviceId) },
+        climate,
+        windowSafePosition,
         snapshot,
         deviceSettings,
         nowMs: clock.now(),
@@ -144,7 +154,9 @@ export class AutomationRunner {
       });
       if (decision.source === 'safety') this.#engageLoss(device, decision);
       else this.#releaseLoss(device, 'fresh readings returned');
-      if (decision.desired === 'hold' || (decision.desired === 'on') === isOn) continue;
+      if (decision.desired === 'hold') continue;
+      const moves = decision.openPct !== undefined && decision.openPct !== (device.openPct ?? (isOn ? 100 : 0));
+      if ((decision.desired === 'on') === isOn && !moves) continue;
       await this.#apply(device, decision);
     }
   }
@@ -157,6 +169,7 @@ export class AutomationRunner {
         source: decision.source,
         actor: decision.source === 'safety' ? 'SENSOR_LOSS' : (decision.ruleName ?? 'automation'),
         reason: decision.reason,
+        ...(decision.openPct !== undefined && device.deviceType === 'SERVO' ? { openPct: decision.openPct } : {}),
       });
     } catch (err) {
       if (isRefusal(err)) {

@@ -2,6 +2,9 @@ import { CLOCK_NOT_SYNCHRONISED } from '../../contract/clock.ts';
 import { SENSOR_LOSS_DUTY_CYCLE_MS, type AutomationRules, type DeviceType, type SensorLossAction } from '../../contract/device.ts';
 import { STALE_AFTER_MS, type SensorField, type SensorSnapshot } from '../../contract/reading.ts';
 import type { DeviceSettings } from '../../contract/settings.ts';
+import type { WindowSafePosition } from '../../contract/climate.ts';
+import { fieldOf, followProgram } from '../../climate/follow.ts';
+import type { ClimateTargets } from '../../climate/targets.ts';
 import { configuredRules, shapeOf, type Rule } from './rule-kinds.ts';
 import { describeWindow, windowAt, type Site } from './schedule.ts';
 
@@ -43,6 +46,8 @@ export interface RuleDevice {
   isOn: boolean;
   /** When the device last changed state (epoch ms), null if never. */
   sinceMs: number | null;
+  /** A roof window's opening now (0-100); absent for relays. */
+  openPct?: number;
 }
 
 export interface RuleDecision {
@@ -52,6 +57,8 @@ export interface RuleDecision {
   reason: string;
   /** 'safety' for the sensor-loss fail-safe, which the control log records as a safety action. */
   source: 'rule' | 'safety';
+  /** A roof window following the climate program: the opening wanted (0-100). */
+  openPct?: number;
 }
 
 export interface RuleInput {
@@ -65,6 +72,10 @@ export interface RuleInput {
   site?: Site | null;
   /** False while the wall clock is not synchronised: a schedule cannot know the time of day. Default: true. */
   clockSynchronised?: boolean;
+  /** The climate program's targets now (docs/climate.md); null or absent without a program. */
+  climate?: ClimateTargets | null;
+  /** Where a roof window following the program goes when its air temperature is lost. Default 'closed'. */
+  windowSafePosition?: WindowSafePosition;
 }
 
 type RuleState = { rule: Rule; state: 'met' | 'not_met' | 'lost'; value: number | null; unit: string; lostBecause?: string };
@@ -131,9 +142,9 @@ const describe = (s: RuleState) =>
   `${s.rule.kind} ${s.rule.threshold}${s.unit}: ${s.value === null ? 'no reading' : `${round1(s.value)}${s.unit}`}`;
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-/** True when the device has anything for auto mode to follow: a threshold rule or a schedule. */
+/** True when the device has anything for auto mode to follow: a threshold rule, a schedule or the climate program. */
 export function hasAutomation(rules: AutomationRules): boolean {
-  return configuredRules(rules).length > 0 || rules.schedule !== null || Boolean(rules.irrigation);
+  return configuredRules(rules).length > 0 || rules.schedule !== null || Boolean(rules.follow) || Boolean(rules.irrigation);
 }
 
 export function evaluateRules(input: RuleInput): RuleDecision {
@@ -141,7 +152,8 @@ export function evaluateRules(input: RuleInput): RuleDecision {
   if (!device.autoMode) return { desired: 'hold', ruleName: null, reason: 'auto mode is off', source: 'rule' };
   const rules = configuredRules(device.automationRules);
   const schedule = device.automationRules.schedule;
-  if (rules.length === 0 && !schedule) {
+  const follow = device.automationRules.follow && input.climate ? device.automationRules.follow : null;
+  if (rules.length === 0 && !schedule && !follow) {
     return { desired: 'hold', ruleName: null, reason: 'no automation rule is configured', source: 'rule' };
   }
 
@@ -155,10 +167,16 @@ export function evaluateRules(input: RuleInput): RuleDecision {
     const state = windowAt(schedule, input.nowMs, input.site ?? null);
     windowText = describeWindow(schedule, state);
     if (state.kind !== 'inside') return withMinTimes(input, { desired: 'off', ruleName: 'schedule', reason: `outside ${windowText}`, source: 'rule' });
-    if (rules.length === 0) {
+    if (rules.length === 0 && !follow) {
       if (airLoss !== null) return onSensorLoss(input, airLoss);
       return withMinTimes(input, { desired: 'on', ruleName: 'schedule', reason: `inside ${windowText}`, source: 'rule' });
     }
+  }
+
+  if (follow) {
+    const followed = followClimate(input, follow, airLoss);
+    if (followed.desired !== 'off' || rules.length === 0) return followed.source === 'safety' ? followed : withMinTimes(input, followed);
+    // The program wants it off: the spec's threshold rules beside it may still want it on.
   }
 
   const states = rules.map((rule) => evaluateRule(rule, input));
@@ -195,4 +213,33 @@ function withMinTimes({ device, deviceSettings, nowMs }: RuleInput, wanted: Rule
     reason: `minimum ${device.isOn ? 'on' : 'off'} time of ${minSeconds} s not reached (${Math.floor(heldMs / 1000)} s)`,
     source: 'rule',
   };
+}
+
+/** A device following the climate program: its input lost (safe state or the window's safe position), else the program's decision. */
+function followClimate(input: RuleInput, follow: NonNullable<AutomationRules['follow']>, airLoss: string | null): RuleDecision {
+  const { device } = input;
+  const field = fieldOf(follow);
+  const loss = (field === null ? null : lossOf(field, input)) ?? airLoss;
+  if (loss !== null) {
+    if (device.deviceType === 'SERVO') {
+      const open = input.windowSafePosition === 'open';
+      return { desired: open ? 'on' : 'off', openPct: open ? 100 : 0, ruleName: 'sensorLoss', reason: `sensor loss fail-safe (${loss}): window to its safe position (${open ? 'open' : 'closed'})`, source: 'safety' };
+    }
+    if (device.sensorLossAction === 'hold' && device.deviceType !== 'HEATER') return { desired: 'hold', ruleName: 'climate', reason: `holding: no fresh reading for ${loss}`, source: 'rule' };
+    return onSensorLoss(input, loss);
+  }
+  const value = field === null ? NaN : input.snapshot!.values[field]!;
+  const decision = followProgram({
+    deviceType: device.deviceType,
+    rules: device.automationRules,
+    targets: input.climate!,
+    value,
+    isOn: device.isOn,
+    openPct: device.openPct ?? (device.isOn ? 100 : 0),
+    deadband: input.deviceSettings.deadband,
+    minOnSeconds: input.deviceSettings.minOnSeconds,
+    minOffSeconds: input.deviceSettings.minOffSeconds,
+    nowMs: input.nowMs,
+  });
+  return { ...decision, ruleName: 'climate', source: 'rule' };
 }

@@ -5,6 +5,7 @@ import { isOnStatus } from '../actions.ts';
 import { Replay, type ReplayInput } from './preview.ts';
 import type { RecordedHistory } from './recorded-history.ts';
 import type { Site } from './schedule.ts';
+import type { ClimateProgram } from '../../contract/climate.ts';
 
 /** Everything a preview needs besides the database, checked on the main thread; plain data (it crosses to the worker). */
 export interface PreviewJob {
@@ -17,6 +18,8 @@ export interface PreviewJob {
   toMs: number;
   tickGapMs: number;
   sensors: SensorType[];
+  /** The climate program a following device replays (its targets at each tick); null when not following. */
+  climate?: ClimateProgram | null;
 }
 
 const HOUR_MS = 3_600_000;
@@ -34,6 +37,7 @@ export function runPreviewJob(job: PreviewJob, history: RecordedHistory): Automa
     initial: recorded ? { on: isOnStatus(recorded.status), sinceMs: recorded.sinceMs } : { on: false, sinceMs: null },
     faults: history.faults(job.fromMs, job.toMs),
     tickGapMs: job.tickGapMs,
+    climate: job.climate ?? null,
   });
   for (let pageMs = job.fromMs; pageMs <= job.toMs; pageMs += HOUR_MS) {
     replay.feed(history.readingsBetween(job.sensors, pageMs, Math.min(pageMs + HOUR_MS, job.toMs + 1)));

@@ -6,6 +6,7 @@ import { busy, notFound } from '../../domain/errors.ts';
 import type { SettingsService } from '../../settings/settings-service.ts';
 import type { DevicesRepo } from '../devices-repo.ts';
 import type { PreviewJob } from './preview-job.ts';
+import type { ClimateProgram } from '../../contract/climate.ts';
 import { sensorsFor } from './preview.ts';
 import type { Site } from './schedule.ts';
 import { checkOffAt, mergeRules } from './off-at.ts';
@@ -30,6 +31,8 @@ export interface PreviewServiceDeps {
   dbPath: string;
   greenhouseId: string;
   limits?: PreviewLimits;
+  /** The climate program now (docs/climate.md), replayed for devices that follow it; null without one. */
+  climateProgram?: () => ClimateProgram | null;
 }
 
 export interface PreviewRequest {
@@ -120,6 +123,7 @@ export class PreviewService {
       toMs,
       tickGapMs: (systemSettings.updateInterval * 1000) / 2,
       sensors: sensorsFor(rules, deviceSettings.deadband, device.deviceType),
+      climate: rules.follow ? (this.deps.climateProgram?.() ?? null) : null,
     };
   }
 

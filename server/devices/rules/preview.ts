@@ -7,6 +7,8 @@ import type { FaultInterval, RecordedReading } from './recorded-history.ts';
 import { configuredRules, shapeOf } from './rule-kinds.ts';
 import type { Site } from './schedule.ts';
 import { IrrigationReplay } from '../irrigation/replay.ts';
+import type { ClimateProgram } from '../../contract/climate.ts';
+import { targetsAt, type PlacedDays } from '../../climate/targets.ts';
 
 export interface ReplayInput {
   device: { deviceType: DeviceType; powerW: number; sensorLossAction: SensorLossAction; sensorLossDutyPct: number | null; flowLitresPerMinute?: number | null };
@@ -22,6 +24,8 @@ export interface ReplayInput {
   faults: readonly FaultInterval[];
   /** Readings closer together than this belong to one sampling tick (half the sampling interval). */
   tickGapMs: number;
+  /** The climate program a following device replays; null or absent otherwise (docs/climate.md). */
+  climate?: ClimateProgram | null;
 }
 
 /** The sensors whose readings a replay of these rules needs; every sensor for a schedule-only device (its tick times). */
@@ -67,12 +71,17 @@ export class Replay {
   /** A pump with an irrigation program follows it instead of the threshold rules, as it does live. */
   readonly #irrigation: IrrigationReplay | null;
   #pulses = 0;
+  /** A roof window's opening as replayed (0-100). */
+  #openPct: number;
+  /** The program's periods placed per local day, computed once per day of the replay. */
+  readonly #days: PlacedDays = new Map();
 
   constructor(input: Omit<ReplayInput, 'readings'>) {
     this.#input = input;
     const empty = () => Object.fromEntries(Object.keys(SENSOR_UNITS).map((f) => [f, null])) as Record<SensorField, never>;
     this.#snapshot = { takenAt: new Date(input.fromMs).toISOString(), values: empty(), readAt: empty() };
     this.#on = input.initial.on;
+    this.#openPct = this.#on ? 100 : 0;
     this.#sinceMs = input.initial.sinceMs;
     this.#lastAtMs = input.fromMs;
     this.#timeline = [{ at: new Date(input.fromMs).toISOString(), status: statusFor(input.device.deviceType, this.#on), reason: 'state at the start of the window' }];
@@ -145,16 +154,28 @@ export class Replay {
       for (const s of this.#irrigation.evaluate(nowMs, this.#snapshot, this.#faultedAt(nowMs))) this.#switch(s.atMs, s.on, s.reason);
       return;
     }
-    const { device, rules } = this.#input;
+    const { device, rules, climate } = this.#input;
     const decision = evaluateRules({
-      device: { deviceType: device.deviceType, autoMode: true, automationRules: rules, sensorLossAction: device.sensorLossAction, sensorLossDutyPct: device.sensorLossDutyPct, isOn: this.#on, sinceMs: this.#sinceMs },
+      device: { deviceType: device.deviceType, autoMode: true, automationRules: rules, sensorLossAction: device.sensorLossAction, sensorLossDutyPct: device.sensorLossDutyPct, isOn: this.#on, sinceMs: this.#sinceMs, openPct: this.#openPct },
       snapshot: this.#snapshot,
       deviceSettings: this.#input.deviceSettings,
       nowMs,
       faultedFields: this.#faultedAt(nowMs),
       site: this.#input.site,
+      // Recorded history was taken on a synchronised clock (its readings carry wall-clock times).
+      climate: climate && rules.follow ? targetsAt(climate, nowMs, this.#input.site, true, this.#days) : null,
+      windowSafePosition: climate?.windowSafePosition ?? 'closed',
     });
-    if (decision.desired === 'hold' || (decision.desired === 'on') === this.#on) return;
+    if (decision.desired === 'hold') return;
+    // A window that only moves (40 % to 60 %) is a step of the timeline too, not a switch of the relay kind.
+    const moves = decision.openPct !== undefined && decision.desired === 'on' && this.#on && decision.openPct !== this.#openPct;
+    if (moves) {
+      this.#openPct = decision.openPct!;
+      this.#timeline.push({ at: new Date(nowMs).toISOString(), status: statusFor(device.deviceType, true), reason: decision.reason });
+      return;
+    }
+    if ((decision.desired === 'on') === this.#on) return;
+    this.#openPct = decision.desired === 'on' ? (decision.openPct ?? 100) : 0;
     this.#switch(nowMs, decision.desired === 'on', decision.reason);
   }
 

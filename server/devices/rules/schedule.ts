@@ -22,7 +22,7 @@ export const usesSun = (schedule: Schedule) => SUN.test(schedule.from) || SUN.te
  * Epoch ms of one end of a window on the local day that contains `dayMs`: `HH:MM` in the gateway's
  * local time (DST-correct through the Date constructor), `sunrise`/`sunset` ± minutes from suncalc.
  */
-function resolveTime(spec: string, dayMs: number, site: Site | null): number | string {
+export function resolveTime(spec: string, dayMs: number, site: Site | null): number | string {
   const day = new Date(dayMs);
   const clock = TIME.exec(spec);
   if (clock) return new Date(day.getFullYear(), day.getMonth(), day.getDate(), Number(clock[1]), Number(clock[2])).getTime();

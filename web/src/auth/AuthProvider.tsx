@@ -115,10 +115,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const envelope = await api.request<Partial<Session>>('POST', '/api/auth/login', { username, password }, { anonymous: true });
         const session = sessionFrom(envelope);
         startSession(session);
-        toast.success(`Welcome back, ${session.user.username}!`);
+        toast.success(`Welcome back, ${session.user.username}!`, { key: 'sign-in' });
         return true;
       } catch (err) {
-        toast.error(errorMessage(err, 'Login failed'));
+        toast.error(errorMessage(err, 'Login failed'), { key: 'sign-in' });
         return false;
       }
     },
@@ -131,11 +131,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const envelope = await api.request<Partial<Session>>('POST', '/api/auth/register', input, { anonymous: true });
         const session = sessionFrom(envelope);
         startSession(session);
-        toast.success(`Welcome, ${session.user.username}!`);
+        toast.success(`Welcome, ${session.user.username}!`, { key: 'sign-in' });
         // A pending account waits on its own screen (PendingScreen), which says so.
         return true;
       } catch (err) {
-        toast.error(errorMessage(err, 'Registration failed'));
+        toast.error(errorMessage(err, 'Registration failed'), { key: 'sign-in' });
         return false;
       }
     },

@@ -38,7 +38,11 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!token) return;
     const client = new SocketClient(token, greenhouseId, {
-      onConnectedChange: setConnected,
+      onConnectedChange: (connected) => {
+        setConnected(connected);
+        // Back online: the "Connection lost" error has stopped being true.
+        if (connected) toast.clear('realtime');
+      },
       onJoined: (afterOutage) => {
         // Say so when the link comes back; a normal page load is not news.
         if (afterOutage) toast.success('Connected to greenhouse system');
@@ -59,7 +63,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       },
       onUnauthorized: signalUnauthorized,
       onProblem: (kind, reason) => {
-        toast.error(`Connection ${kind === 'lost' ? 'lost' : 'failed'}: ${reason}`);
+        toast.error(`Connection ${kind === 'lost' ? 'lost' : 'failed'}: ${reason}`, { key: 'realtime' });
         // Find out at once whether the gateway itself is gone, rather than at the next 15 s poll.
         if (kind === 'lost') refreshShellData(queryClient);
       },

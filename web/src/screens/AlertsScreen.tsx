@@ -5,6 +5,7 @@ import { Download } from 'lucide-react';
 import { useAlertActions, useAlertStats } from '../api/alerts.ts';
 import { errorMessage } from '../api/client.ts';
 import { toast } from '../components/toast/index.ts';
+import { AcknowledgePrompt } from './alerts/AcknowledgePrompt.tsx';
 import { AlertConfiguration } from './alerts/AlertConfiguration.tsx';
 import { AlertHistory, type HistoryFilters } from './alerts/AlertHistory.tsx';
 import { AlertStatsCards } from './alerts/AlertStatsCards.tsx';
@@ -38,6 +39,7 @@ export function AlertsScreen() {
           Export Alerts
         </button>
       </div>
+      <AcknowledgePrompt />
       <AlertStatsCards stats={stats} />
       <ActiveAlertsWidget max={10} title="Current Active Alerts" />
       <AlertHistory filters={filters} onChange={setFilters} />

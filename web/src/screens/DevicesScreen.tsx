@@ -74,9 +74,11 @@ export function DevicesScreen() {
     setBusyIds((s) => new Set(s).add(device.deviceId));
     try {
       const envelope = await commands.control(device.deviceId, controlActionFor(device));
-      if (envelope.message) toast.success(envelope.message);
+      // The next attempt's outcome replaces the last one's: a failed switch's error goes when it works.
+      if (envelope.message) toast.success(envelope.message, { key: `control:${device.deviceId}` });
+      else toast.clear(`control:${device.deviceId}`);
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to control device'));
+      toast.error(errorMessage(err, 'Failed to control device'), { key: `control:${device.deviceId}` });
     } finally {
       setBusyIds((s) => {
         const next = new Set(s);
@@ -92,10 +94,10 @@ export function DevicesScreen() {
     ownRemovals.current.add(device.deviceId);
     try {
       await commands.remove(device.deviceId);
-      toast.success('Device removed');
+      toast.success('Device removed', { key: `remove:${device.deviceId}` });
     } catch (err) {
       ownRemovals.current.delete(device.deviceId);
-      toast.error(errorMessage(err, 'Failed to remove device'));
+      toast.error(errorMessage(err, 'Failed to remove device'), { key: `remove:${device.deviceId}` });
     }
   }
 

@@ -3,6 +3,7 @@
 import { ActiveAlertsWidget } from './overview/ActiveAlertsWidget.tsx';
 import { ConnectionBanner } from './overview/ConnectionBanner.tsx';
 import { ClimateMetrics } from './sensors/ClimateMetrics.tsx';
+import { CurrentTargets } from './climate/CurrentTargets.tsx';
 import { DeviceStatus } from './overview/DeviceStatus.tsx';
 import { EnvironmentalStatus } from './overview/EnvironmentalStatus.tsx';
 import { SensorOverview } from './overview/SensorOverview.tsx';
@@ -13,6 +14,7 @@ export function OverviewScreen() {
     <div className="screen">
       <SensorOverview />
       <ClimateMetrics />
+      <CurrentTargets linkToEditor />
       <ConnectionBanner />
       <StatCards />
       <div className="grid grid-2">

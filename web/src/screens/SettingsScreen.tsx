@@ -7,6 +7,7 @@ import { toast } from '../components/toast/index.ts';
 import { useAuth } from '../auth/AuthProvider.tsx';
 import { useHardwareMode } from '../api/automation.ts';
 import { ConnectionBanner } from './overview/ConnectionBanner.tsx';
+import { ChannelsTab } from './settings/ChannelsTab.tsx';
 import { DeviceSafetyTab } from './settings/DeviceSafetyTab.tsx';
 import { NotificationsTab } from './settings/NotificationsTab.tsx';
 import { ProfileTab } from './settings/ProfileTab.tsx';
@@ -27,10 +28,11 @@ const TABS = [
   { id: 'security', label: 'Security' },
   { id: 'simulator', label: 'Simulator' },
   { id: 'users', label: 'Users' },
+  { id: 'channels', label: 'Alert Channels' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 /** Tabs only an admin sees: the server answers 403 to anyone else. */
-const ADMIN_TABS: readonly TabId[] = ['users'];
+const ADMIN_TABS: readonly TabId[] = ['users', 'channels'];
 
 export function SettingsScreen() {
   // ?tab=users: the header's access-request badge opens the Users tab directly.
@@ -70,6 +72,7 @@ export function SettingsScreen() {
         {tab === 'security' && <SecurityTab />}
         {tab === 'simulator' && <SimulatorTab />}
         {tab === 'users' && isAdmin(user) && <UsersTab />}
+        {tab === 'channels' && isAdmin(user) && <ChannelsTab />}
       </section>
     </div>
   );

@@ -13,12 +13,14 @@ const loaders = {
   alerts: () => import('../screens/AlertsScreen.tsx').then((m) => ({ default: m.AlertsScreen })),
   analytics: () => import('../screens/AnalyticsScreen.tsx').then((m) => ({ default: m.AnalyticsScreen })),
   settings: () => import('../screens/SettingsScreen.tsx').then((m) => ({ default: m.SettingsScreen })),
+  climate: () => import('../screens/ClimateScreen.tsx').then((m) => ({ default: m.ClimateScreen })),
 };
 const SensorsScreen = lazy(loaders.sensors);
 const DevicesScreen = lazy(loaders.devices);
 const AlertsScreen = lazy(loaders.alerts);
 const AnalyticsScreen = lazy(loaders.analytics);
 const SettingsScreen = lazy(loaders.settings);
+const ClimateScreen = lazy(loaders.climate);
 
 /** Once the first screen is up, fetch the others in the background: a screen opened during a gateway
  *  outage must still open (and say "unreachable"), not fail to load its code. */
@@ -47,6 +49,7 @@ export function DashboardRoutes() {
         <Route index element={<OverviewScreen />} />
         <Route path="sensors" element={<SensorsScreen />} />
         <Route path="devices" element={<DevicesScreen />} />
+        <Route path="climate" element={<ClimateScreen />} />
         <Route path="alerts" element={<AlertsScreen />} />
         <Route path="analytics" element={<AnalyticsScreen />} />
         <Route path="settings" element={<SettingsScreen />} />

@@ -7,6 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useActiveAlerts, useDevices, useLatestReadings } from '../api/queries.ts';
 import { Spinner } from '../components/Spinner.tsx';
 import { AlertNotifier } from '../screens/alerts/AlertNotifier.tsx';
+import { CriticalBanner } from './CriticalBanner.tsx';
 import { DashboardRoutes } from './DashboardRoutes.tsx';
 import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
@@ -42,6 +43,7 @@ export function DashboardShell() {
           </div>
         )}
         <main className="content">
+          <CriticalBanner />
           <StatusNotices />
           {firstLoad ? (
             <div className="center-block">

@@ -9,10 +9,16 @@ export interface Toast {
   kind: ToastKind;
   message: string;
   durationMs: number;
+  key?: string;
 }
 
 export interface ToastOptions {
   durationMs?: number;
+  /**
+   * The action this toast reports (e.g. `control:fan-1`): the next outcome of the same action replaces
+   * it, so an error toast disappears as soon as the next attempt succeeds.
+   */
+  key?: string;
 }
 
 export const DEFAULT_TOAST_MS = 4000;
@@ -36,7 +42,8 @@ function show(kind: ToastKind, message: string, options: ToastOptions = {}): num
   // The same text already showing (e.g. repeated failures): restart its timer instead of stacking a copy.
   const twin = toasts.find((t) => t.message === message && t.kind === kind);
   if (twin) dismissQuietly(twin.id);
-  toasts = [...toasts, { id, kind, message, durationMs }];
+  if (options.key !== undefined) for (const t of toasts.filter((t) => t.key === options.key)) dismissQuietly(t.id);
+  toasts = [...toasts, { id, kind, message, durationMs, ...(options.key !== undefined ? { key: options.key } : {}) }];
   timers.set(id, setTimeout(() => dismiss(id), durationMs));
   while (toasts.length > MAX_VISIBLE_TOASTS) dismissQuietly(toasts[0]!.id);
   emit();
@@ -57,6 +64,13 @@ function dismissQuietly(id: number): boolean {
   return true;
 }
 
+/** The action reported under `key` succeeded without a toast of its own: its error goes away. */
+export function clearKey(key: string): void {
+  let changed = false;
+  for (const t of toasts.filter((t) => t.key === key)) changed = dismissQuietly(t.id) || changed;
+  if (changed) emit();
+}
+
 export function subscribeToasts(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
@@ -72,4 +86,5 @@ export const toast = {
   warning: (message: string, options?: ToastOptions) => show('warning', message, options),
   info: (message: string, options?: ToastOptions) => show('info', message, options),
   dismiss,
+  clear: clearKey,
 };

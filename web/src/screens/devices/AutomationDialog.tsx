@@ -19,6 +19,7 @@ import { PreviewPanel } from './automation/PreviewPanel.tsx';
 import { ScheduleEditor } from './automation/ScheduleEditor.tsx';
 import { ruleLabel, rulesFromTexts, textsFromRules, type RuleTexts } from './automation/rule-form.ts';
 import { RULE_SHAPES, ruleStatements, ruleVerb, scheduleStatement } from './automation/rule-text.ts';
+import { FollowProgram, followFormOf, followRules, type FollowForm } from './automation/FollowProgram.tsx';
 import './automation/automation.css';
 import { IrrigationEditor } from './irrigation/IrrigationEditor.tsx';
 import { flowFromForm, formFromProgram, programFromForm, type IrrigationForm } from './irrigation/irrigation-form.ts';
@@ -34,6 +35,7 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
   const [texts, setTexts] = useState<RuleTexts>(() => textsFromRules(device.automationRules, unit));
   const [scheduleForm, setScheduleForm] = useState<ScheduleForm>(() => formFromSchedule(device.automationRules.schedule));
   const [lossAction, setLossAction] = useState<SensorLossAction>(device.sensorLossAction);
+  const [followForm, setFollowForm] = useState<FollowForm>(() => followFormOf(device.automationRules));
   const [dutyText, setDutyText] = useState(device.sensorLossDutyPct === null ? '30' : String(device.sensorLossDutyPct));
   const [irrigationForm, setIrrigationForm] = useState<IrrigationForm>(() => formFromProgram(device.automationRules.irrigation, device.flowLitresPerMinute));
   const [error, setError] = useState<string | null>(null);
@@ -53,7 +55,13 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
   const program = isPump ? programFromForm(irrigationForm) : null;
   const flow = isPump ? flowFromForm(irrigationForm) : null;
   const rules: AutomationRules | string =
-    typeof bands === 'string' ? bands : typeof schedule === 'string' ? schedule : typeof program === 'string' ? program : { ...bands, schedule, ...(isPump ? { irrigation: program } : {}) };
+    typeof bands === 'string'
+      ? bands
+      : typeof schedule === 'string'
+        ? schedule
+        : typeof program === 'string'
+          ? program
+          : { ...bands, schedule, ...followRules(followForm), ...(isPump ? { irrigation: program } : {}) };
   const duty = lossAction === 'duty' ? Number(dutyText) : null;
   const dutyProblem = duty !== null && (dutyText.trim() === '' || !Number.isFinite(duty) || duty < 0 || duty > 100) ? 'Duty must be a number from 0 to 100 %' : null;
 
@@ -90,6 +98,7 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
           <input type="checkbox" name="autoMode" checked={autoMode} onChange={(e) => setAutoMode(e.target.checked)} />
           Auto Mode
         </label>
+        {autoMode && <FollowProgram deviceType={device.deviceType} form={followForm} onChange={setFollowForm} />}
         {autoMode &&
           fields.map((field) => {
             const label = ruleLabel(RULE_LABELS[field], field, unit);

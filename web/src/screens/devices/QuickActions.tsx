@@ -21,9 +21,9 @@ export function QuickActions({ blocked }: { blocked: string | null }) {
     setBusy(true);
     try {
       const result = await call();
-      toast.success(result.message ?? 'Done');
+      toast.success(result.message ?? 'Done', { key: fallback });
     } catch (err) {
-      toast.error(errorMessage(err, fallback));
+      toast.error(errorMessage(err, fallback), { key: fallback });
     } finally {
       setBusy(false);
     }

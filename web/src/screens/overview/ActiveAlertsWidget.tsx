@@ -26,9 +26,9 @@ export function ActiveAlertsWidget({ max = 5, title = 'Active Alerts' }: { max?:
     setBusyId(id);
     try {
       await actions.resolve(id);
-      toast.success('Alert resolved successfully');
+      toast.success('Alert resolved successfully', { key: `resolve:${id}` });
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to resolve alert'));
+      toast.error(errorMessage(err, 'Failed to resolve alert'), { key: `resolve:${id}` });
     } finally {
       setBusyId(null);
     }

@@ -11,6 +11,7 @@ import { SubmitRow } from './SubmitRow.tsx';
 interface Form {
   dataRetentionDays: string;
   updateInterval: string;
+  escalateAfterMinutes: string;
   autoBackup: boolean;
   maintenanceMode: boolean;
   latitude: string;
@@ -20,6 +21,7 @@ interface Form {
 const toForm = ({ systemSettings: s }: Settings): Form => ({
   dataRetentionDays: String(s.dataRetentionDays),
   updateInterval: String(s.updateInterval),
+  escalateAfterMinutes: String(s.escalateAfterMinutes),
   autoBackup: s.autoBackup,
   maintenanceMode: s.maintenanceMode,
   latitude: s.site ? String(s.site.latitude) : '',
@@ -53,7 +55,7 @@ export function SystemTab() {
     setSiteError(null);
     const { latitude: _lat, longitude: _lon, ...rest } = form;
     // Numbers as numbers: the server names the field when one is out of range.
-    const systemSettings = { ...rest, dataRetentionDays: Number(form.dataRetentionDays), updateInterval: Number(form.updateInterval), site };
+    const systemSettings = { ...rest, dataRetentionDays: Number(form.dataRetentionDays), updateInterval: Number(form.updateInterval), escalateAfterMinutes: Number(form.escalateAfterMinutes), site };
     void run(
       async () => adopt(await api.put<Settings>(`/api/settings/${id}/system`, { systemSettings })),
       'System settings updated successfully',
@@ -74,6 +76,11 @@ export function SystemTab() {
           Data Retention (days)
           <input type="number" name="dataRetentionDays" min={1} max={3650} step={1} value={form.dataRetentionDays} disabled={!editable}
             onChange={(e) => setForm({ ...form, dataRetentionDays: e.target.value })} />
+        </label>
+        <label className="field">
+          Resend unacknowledged CRITICAL after (minutes)
+          <input type="number" name="escalateAfterMinutes" min={1} max={1440} step={1} value={form.escalateAfterMinutes} disabled={!editable}
+            onChange={(e) => setForm({ ...form, escalateAfterMinutes: e.target.value })} />
         </label>
         <label className="field">
           Update Interval (seconds)

@@ -17,9 +17,10 @@ export function useAction() {
     setBusy(true);
     try {
       await work();
-      toast.success(success);
+      // Keyed by the failure text (one per action): a success removes that action's error toast.
+      toast.success(success, { key: failure });
     } catch (err) {
-      toast.error(errorMessage(err, failure));
+      toast.error(errorMessage(err, failure), { key: failure });
     } finally {
       setBusy(false);
     }

@@ -1,0 +1,97 @@
+import type { Logger } from 'pino';
+import type { Clock, TimerHandle } from '../../common/clock.ts';
+import type { Alert, Severity } from '../contract/alert.ts';
+import type { EventBus } from '../events/bus.ts';
+import type { SettingsService } from '../settings/settings-service.ts';
+import { ChannelsRepo, toStored } from './channels-repo.ts';
+import { alertMessage } from './message.ts';
+import type { OutboxRepo } from './outbox-repo.ts';
+import type { OutboxWorker } from './outbox-worker.ts';
+import { inQuietHours } from './quiet-hours.ts';
+
+const RANK: Record<Severity, number> = { LOW: 0, MEDIUM: 1, HIGH: 2, CRITICAL: 3 };
+const OWNER = 'notifications';
+/** How often unacknowledged CRITICAL alerts are looked for; escalation is at most this late. */
+export const ESCALATION_CHECK_MS = 60_000;
+
+/** What the dispatcher asks of the alerts feature. */
+export interface EscalationSource {
+  dueForEscalation(dueMs: number): Alert[];
+  markEscalated(id: number): void;
+}
+
+export interface DispatcherDeps {
+  bus: EventBus;
+  channels: ChannelsRepo;
+  outbox: OutboxRepo;
+  worker: OutboxWorker;
+  alerts: EscalationSource;
+  settings: SettingsService;
+  clock: Clock;
+  logger: Logger;
+  publicUrl: () => string;
+}
+
+/**
+ * Decides who hears of an alert: each channel at or above its minimum severity and outside its quiet
+ * hours, once per alert and severity. An unacknowledged CRITICAL goes again to every channel every
+ * `systemSettings.escalateAfterMinutes`, quiet hours or not, until someone acknowledges or it resolves.
+ */
+export class NotificationDispatcher {
+  #off: (() => void) | null = null;
+  #timer: TimerHandle | null = null;
+
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  start(): void {
+    this.#off = this.deps.bus.on('alertRaised', OWNER, ({ alert }) => this.onAlert(alert));
+    this.#scheduleEscalation();
+  }
+
+  stop(): void {
+    this.#off?.();
+    this.#off = null;
+    if (this.#timer) this.deps.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  onAlert(alert: Alert): void {
+    const nowMs = this.deps.clock.now();
+    let queued = 0;
+    for (const row of this.deps.channels.list()) {
+      const channel = toStored(row);
+      if (RANK[alert.severity] < RANK[channel.minSeverity]) continue;
+      if (inQuietHours(channel.quietHours, nowMs)) continue;
+      if (this.deps.outbox.alreadyQueued(Number(alert._id), channel.channelId, alert.severity)) continue;
+      this.deps.outbox.enqueue({ channelId: channel.channelId, alertId: Number(alert._id), reason: 'alert', message: alertMessage(alert, 'alert', this.deps.publicUrl()) });
+      queued++;
+    }
+    if (queued > 0) this.deps.worker.kick();
+  }
+
+  /** Sends every due unacknowledged CRITICAL again to every channel (also called by tests). */
+  escalateDue(): void {
+    const afterMs = this.deps.settings.get().systemSettings.escalateAfterMinutes * 60_000;
+    const due = this.deps.alerts.dueForEscalation(this.deps.clock.now() - afterMs);
+    const channels = this.deps.channels.list();
+    for (const alert of due) {
+      for (const row of channels) {
+        this.deps.outbox.enqueue({ channelId: row.channelId, alertId: Number(alert._id), reason: 'escalation', message: alertMessage(alert, 'escalation', this.deps.publicUrl()) });
+      }
+      this.deps.alerts.markEscalated(Number(alert._id));
+      this.deps.logger.warn({ alertId: alert._id, channels: channels.length }, 'critical alert not acknowledged: sent again to every channel');
+    }
+    if (due.length > 0 && channels.length > 0) this.deps.worker.kick();
+  }
+
+  #scheduleEscalation(): void {
+    this.#timer = this.deps.clock.setTimeout(() => {
+      try {
+        this.escalateDue();
+      } catch (err) {
+        this.deps.logger.error({ err }, 'escalation check failed');
+      }
+      this.#scheduleEscalation();
+    }, ESCALATION_CHECK_MS);
+  }
+}

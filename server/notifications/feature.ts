@@ -1,0 +1,56 @@
+import type { MailSender } from '../alerts/mail-sender.ts';
+import type { AppContext } from '../context.ts';
+import { featureLogger } from '../context.ts';
+import type { Feature } from '../features.ts';
+import { ChannelService } from './channel-service.ts';
+import { ChannelsRepo } from './channels-repo.ts';
+import { NotificationDispatcher, type EscalationSource } from './dispatcher.ts';
+import { createSenders } from './kinds/index.ts';
+import { OutboxRepo } from './outbox-repo.ts';
+import { OutboxWorker, type OutboxTiming } from './outbox-worker.ts';
+import { publicUrlOf } from './public-url.ts';
+import { channelRoutes } from './routes.ts';
+
+export interface NotificationsUses {
+  /** The SMTP connection of the alerts feature (e-mail channels share it). */
+  mail: MailSender;
+  alerts: EscalationSource;
+  timing?: Partial<OutboxTiming>;
+}
+
+export interface NotificationsFeature extends Feature {
+  channels: ChannelService;
+  worker: OutboxWorker;
+  dispatcher: NotificationDispatcher;
+}
+
+/** Alert channels (webhook, ntfy, Telegram, e-mail), the persistent outbox that feeds them, escalation. */
+export function createNotificationsFeature(ctx: AppContext, uses: NotificationsUses): NotificationsFeature {
+  const { config, clock, bus, settings } = ctx;
+  const db = ctx.database.db;
+  const logger = featureLogger(ctx, 'notifications');
+  const channelsRepo = new ChannelsRepo({ db, clock });
+  const outbox = new OutboxRepo({ db, clock });
+  const senders = createSenders({ mail: uses.mail, telegramApiUrl: config.notifications.telegramApiUrl });
+  const worker = new OutboxWorker({ outbox, channels: channelsRepo, senders, clock, logger, timing: uses.timing });
+  const publicUrl = () => publicUrlOf(config);
+  const dispatcher = new NotificationDispatcher({ bus, channels: channelsRepo, outbox, worker, alerts: uses.alerts, settings, clock, logger, publicUrl });
+  const channels = new ChannelService({ channels: channelsRepo, outbox, worker, senders, greenhouseId: config.greenhouseId, publicUrl });
+  return {
+    name: 'notifications',
+    channels,
+    worker,
+    dispatcher,
+    async registerRoutes(api) {
+      await api.register(channelRoutes, { prefix: '/notifications', channels });
+    },
+    start() {
+      dispatcher.start();
+      worker.start();
+    },
+    async stop() {
+      dispatcher.stop();
+      await worker.stop();
+    },
+  };
+}

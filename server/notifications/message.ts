@@ -1,0 +1,61 @@
+import type { Alert, Severity } from '../contract/alert.ts';
+import type { DeliveryReason } from '../contract/notification.ts';
+
+/**
+ * What one delivery says, fixed when it is queued so a retry sends exactly what was meant (and a
+ * webhook receiver can drop a repeat by `deliveryId`).
+ */
+export interface NotificationMessage {
+  event: DeliveryReason;
+  greenhouseId: string;
+  severity: Severity;
+  title: string;
+  body: string;
+  /** Where a tap should lead: the alert in the dashboard, ready to acknowledge; null when unknown. */
+  link: string | null;
+  alert: Alert | null;
+}
+
+/** The dashboard's address of an alert; the Alerts screen offers to acknowledge the one named. */
+export function alertLink(publicUrl: string, alertId: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/dashboard/alerts?acknowledge=${encodeURIComponent(alertId)}`;
+}
+
+export function alertMessage(alert: Alert, event: 'alert' | 'escalation', publicUrl: string): NotificationMessage {
+  const type = alert.alertType.replaceAll('_', ' ');
+  const again = event === 'escalation' ? ' (not acknowledged yet)' : '';
+  return {
+    event,
+    greenhouseId: alert.greenhouseId,
+    severity: alert.severity,
+    title: `${alert.severity}: ${type}${again}`,
+    body: `${alert.message}\nGreenhouse ${alert.greenhouseId}, raised ${alert.createdAt}.`,
+    link: alertLink(publicUrl, alert._id),
+    alert,
+  };
+}
+
+export function testMessage(greenhouseId: string, channelId: string, publicUrl: string): NotificationMessage {
+  return {
+    event: 'test',
+    greenhouseId,
+    severity: 'LOW',
+    title: 'Test notification',
+    body: `Channel ${channelId} of greenhouse ${greenhouseId} works: alerts will arrive here.`,
+    link: publicUrl,
+    alert: null,
+  };
+}
+
+/** Sent by the OnFailure unit when systemd gave up restarting the gateway (systemd/README.md). */
+export function gatewayFailureMessage(greenhouseId: string, detail: string, publicUrl: string): NotificationMessage {
+  return {
+    event: 'gateway-failure',
+    greenhouseId,
+    severity: 'CRITICAL',
+    title: 'CRITICAL: greenhouse gateway stopped',
+    body: `The gateway of greenhouse ${greenhouseId} failed and systemd stopped restarting it (${detail}). Sensors are not read, automation is not running and outputs are off. Check the Pi.`,
+    link: publicUrl,
+    alert: null,
+  };
+}
