@@ -13,3 +13,4 @@ export * from './clock.ts';
 export * from './irrigation.ts';
 export * from './climate.ts';
 export * from './notification.ts';
+export * from './calibration.ts';

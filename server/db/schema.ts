@@ -277,3 +277,15 @@ export const climatePrograms = sqliteTable('climate_programs', {
   program: text('program', { mode: 'json' }).notNull(),
   updatedAt: timestampMs('updated_at').notNull(),
 });
+
+/**
+ * Calibration set from the dashboard over the config's (server/sensors/calibration/): a soil probe's dry
+ * and wet raw counts, or an LDR's scale against a reference lux reading. One row per sensor instance.
+ */
+export const sensorCalibrations = sqliteTable('sensor_calibrations', {
+  sensorId: text('sensor_id').primaryKey(),
+  dryRaw: integer('dry_raw'),
+  wetRaw: integer('wet_raw'),
+  luxScale: real('lux_scale'),
+  updatedAt: timestampMs('updated_at').notNull(),
+});

@@ -9,3 +9,11 @@ CREATE TABLE `irrigation_cycles` (
 	`fallback` integer DEFAULT false NOT NULL,
 	`updated_at` integer NOT NULL
 );
+--> statement-breakpoint
+CREATE TABLE `sensor_calibrations` (
+	`sensor_id` text PRIMARY KEY NOT NULL,
+	`dry_raw` integer,
+	`wet_raw` integer,
+	`lux_scale` real,
+	`updated_at` integer NOT NULL
+);
