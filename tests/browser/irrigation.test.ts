@@ -1,6 +1,6 @@
 // Water by the soil in the dashboard: a grower sets up a pump's irrigation program in its Automation
-// Settings (a wrong target is refused in words before saving), the program and the flow are stored, and
-// the pump's water per day appears on Devices and Analytics. Screenshots for a person to look at go to
+// Settings (a wrong target is refused in words before saving), the program and the flow are stored, the
+// pump's water per day appears on Devices and Analytics, and the soil probe is calibrated in two steps. Screenshots for a person to look at go to
 // /work/screens/irrigation/ (phone 390 px and desktop 1366 px).
 import { mkdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -117,5 +117,36 @@ describe('irrigation in the dashboard', () => {
     await phoneCard.getByRole('heading', { name: 'Water per day: Irrigation Pump' }).waitFor();
     await phoneCard.scrollIntoViewIfNeeded();
     await shot(phone, 'water-devices-phone', phoneCard);
+  });
+
+  it('Calibration tab: the soil probe in dry air, then in water, each with its live raw count', async () => {
+    const page = await session.newPage({ phone: true });
+    await signInViaUi(page, admin);
+    await page.goto('/dashboard/settings?tab=calibration');
+    const soil = page.getByTestId('calibrate-soil');
+    // Step 1: the simulated bed set bone dry stands in for the probe held in dry air (the pump's program
+    // was switched off by the test before, so nothing waters it).
+    await http().post('/api/simulator/soil', { moisturePct: 0 }, token);
+    await expect.poll(async () => Number(await soil.getByTestId('live-raw').textContent()), { timeout: 15_000 }).toBeGreaterThan(17_000);
+    await soil.getByRole('button', { name: 'Use as dry' }).click();
+    await shot(page, 'calibration-step1-phone', soil);
+    // Step 2: soaked, as in a glass of water.
+    await http().post('/api/simulator/soil', { moisturePct: 100 }, token);
+    await expect.poll(async () => Number(await soil.getByTestId('live-raw').textContent()), { timeout: 15_000 }).toBeLessThan(8_000);
+    await soil.getByRole('button', { name: 'Use as wet' }).click();
+    const dry = Number((await soil.getByTestId('dry-raw').textContent())!.replace('dry = ', ''));
+    const wet = Number((await soil.getByTestId('wet-raw').textContent())!.replace('wet = ', ''));
+    await shot(page, 'calibration-step2-phone', soil);
+    await soil.getByRole('button', { name: 'Save calibration' }).click();
+    await toasts(page).filter({ hasText: 'Soil probe calibrated' }).waitFor();
+    const saved = (await http().get('/api/sensors/calibration/greenhouse-001', token)).body.data.find((s: { sensorId: string }) => s.sensorId === 'soil');
+    expect(saved).toMatchObject({ dryRaw: dry, wetRaw: wet, calibrated: true });
+    await soil.getByText('calibrated here').waitFor();
+
+    const desktop = await session.newPage({ viewport: DESKTOP });
+    await signInViaUi(desktop, admin);
+    await desktop.goto('/dashboard/settings?tab=calibration');
+    await desktop.getByTestId('calibrate-ldr').waitFor();
+    await shot(desktop, 'calibration-desktop');
   });
 });
