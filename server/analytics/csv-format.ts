@@ -7,6 +7,12 @@ export const CSV_COLUMNS = ['timestamp', 'sensorType', ...QUANTITY_KEYS.map((q) 
 /** The readings columns the CSV reads, in CSV_COLUMNS order. */
 export const CSV_SOURCE_COLUMNS = ['taken_at', 'sensor_type', ...QUANTITY_KEYS.map((q) => QUANTITIES[q].column)];
 
+/**
+ * Characters per chunk the export's worker sends (lines are whole, so a chunk ends at most one line
+ * past it): a few fill the socket's buffer, and each is a short piece of main-thread work on a Pi core.
+ */
+export const CSV_CHUNK_CHARS = 32 * 1024;
+
 export type CsvRow = [takenAt: number, sensorType: string, ...values: Array<number | null>];
 
 /**

@@ -1,16 +1,15 @@
 // Worker thread: streams the readings of one greenhouse in a time range as CSV chunks through its own
 // read-only connection. Started by readingsCsvStream (readings-csv.ts); each 'more' from the parent
-// gets one chunk back, so a slow client pauses the query instead of filling memory.
+// gets one chunk back, so a slow client pauses the query instead of filling memory. A chunk leaves as
+// UTF-8 bytes whose memory is transferred, not copied: the main thread only hands it to the socket
+// (no string to copy in, encode or collect there).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { CSV_COLUMNS, CSV_SOURCE_COLUMNS, csvLine, type CsvRow } from './csv-format.ts';
+import { CSV_CHUNK_CHARS, CSV_COLUMNS, CSV_SOURCE_COLUMNS, csvLine, type CsvRow } from './csv-format.ts';
 import { runAsBackgroundThread } from '../db/worker-priority.ts';
 
 // Behind the main thread's sampling, rules and requests on a Pi core.
 runAsBackgroundThread();
-
-/** A chunk stays near the stream's buffer size. */
-const CHUNK_CHARS = 64 * 1024;
 
 const { dbPath, greenhouseId, fromMs, toMs } = workerData as { dbPath: string; greenhouseId: string; fromMs: number; toMs: number };
 
@@ -25,21 +24,28 @@ const rows = connection
   .raw()
   .iterate(greenhouseId, fromMs, toMs) as IterableIterator<CsvRow>;
 let headerSent = false;
+const encoder = new TextEncoder();
+
+function send(chunk: string, done: boolean): void {
+  // TextEncoder gives the bytes an ArrayBuffer of their own, so transferring it moves nothing else.
+  const bytes = encoder.encode(chunk);
+  parentPort!.postMessage({ bytes, done }, [bytes.buffer]);
+}
 
 parentPort!.on('message', () => {
   try {
     let chunk = headerSent ? '' : `${CSV_COLUMNS.join(',')}\n`;
     headerSent = true;
-    while (chunk.length < CHUNK_CHARS) {
+    while (chunk.length < CSV_CHUNK_CHARS) {
       const next = rows.next();
       if (next.done) {
         connection.close();
-        parentPort!.postMessage({ chunk, done: true });
+        send(chunk, true);
         return;
       }
       chunk += csvLine(next.value);
     }
-    parentPort!.postMessage({ chunk, done: false });
+    send(chunk, false);
   } catch (err) {
     parentPort!.postMessage({ error: (err as Error).message });
   }

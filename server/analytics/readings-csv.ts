@@ -4,7 +4,7 @@ import { startModuleWorker } from '../db/worker.ts';
 
 export { CSV_COLUMNS, csvLine } from './csv-format.ts';
 
-type WorkerAnswer = { chunk: string; done: boolean } | { error: string };
+type WorkerAnswer = { bytes: Uint8Array; done: boolean } | { error: string };
 
 /**
  * The readings of one greenhouse in [fromMs, toMs] as CSV, produced as the consumer reads. The raw rows
@@ -33,7 +33,8 @@ export function readingsCsvStream(dbPath: string, greenhouseId: string, fromMs: 
             stream.destroy(new Error(`CSV export failed: ${answer.error}`));
             return;
           }
-          if (answer.chunk) stream.push(answer.chunk);
+          // The worker's own bytes (transferred): wrapped, not copied.
+          if (answer.bytes.byteLength > 0) stream.push(Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength));
           if (answer.done) {
             finished = true;
             stop();

@@ -2,7 +2,7 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
 /** The lowest priority Linux gives (nice 19): a thread at it gets about 1.5 % of a core a thread at 0 wants. */
-const BACKGROUND_NICE = 19;
+export const BACKGROUND_NICE = 19;
 
 /**
  * Called first by a worker thread doing heavy reads (rule preview, CSV export, backup): on a Pi core the

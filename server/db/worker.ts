@@ -1,19 +1,33 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { BACKGROUND_NICE } from './worker-priority.ts';
 
 /**
- * Starts `name` (a module beside `fromUrl`, same extension) on a worker thread, for work that reads the
- * whole database (raw CSV export, backups) with its own better-sqlite3 connection while the main thread
- * keeps sampling and serving. From TypeScript sources (development, tests) the worker gets tsx's loader;
- * the compiled build runs the .js sibling with plain node.
+ * What a worker thread runs before anything else, its module graph included: the thread lowers its own
+ * priority (worker-priority.ts says why). A worker that loaded its modules first spent that start-up (a
+ * few hundred ms of parsing and compiling on a Pi core) at the main thread's priority, and two previews
+ * starting at once then took the main thread's share of the core. CommonJS `require` is what an eval
+ * worker has before any import.
+ */
+const LOWER_PRIORITY_FIRST = `try {
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isSafeInteger(tid) && tid > 0) require('node:os').setPriority(tid, ${BACKGROUND_NICE});
+} catch {}`;
+
+/**
+ * Starts `name` (a module beside `fromUrl`, same extension) on a worker thread at background priority,
+ * for work that reads the whole database (rule previews, raw CSV export, backups) with its own
+ * better-sqlite3 connection while the main thread keeps sampling and serving. From TypeScript sources
+ * (development, tests) the worker gets tsx's loader; the compiled build imports the .js sibling with
+ * plain node.
  */
 export function startModuleWorker(fromUrl: string, name: string, workerData: unknown): Worker {
   const extension = extname(fileURLToPath(fromUrl));
   const url = new URL(`./${name}${extension}`, fromUrl);
-  if (extension !== '.ts') return new Worker(url, { workerData });
+  if (extension !== '.ts') return new Worker(`${LOWER_PRIORITY_FIRST}\nimport(${JSON.stringify(url.href)});`, { eval: true, workerData });
   // Node 20 does not apply an --import loader to a worker's own entry module: register tsx first.
   const tsxApi = import.meta.resolve('tsx/esm/api');
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`;
+  const bootstrap = `${LOWER_PRIORITY_FIRST}\nimport(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`;
   return new Worker(bootstrap, { eval: true, workerData });
 }

@@ -69,6 +69,7 @@ export class DevicesRepo {
   readonly #outputs: Map<string, OutputConfig>;
   readonly greenhouseId: string;
   #explain: ((device: Device, all?: readonly Device[]) => Device) | null = null;
+  #prepared: TickStatements | null = null;
 
   constructor(private readonly deps: DevicesRepoDeps) {
     this.greenhouseId = deps.greenhouseId;
@@ -99,7 +100,7 @@ export class DevicesRepo {
 
   /** The rows without stateReason and locks (what safety and the lock computation read). */
   listPlain(): Device[] {
-    return this.deps.db.select().from(devices).where(eq(devices.greenhouseId, this.greenhouseId)).orderBy(devices.id).all().map((r) => this.#toDevice(r));
+    return this.#statements().list.all().map((r) => this.#toDevice(r));
   }
 
   /** Devices of this greenhouse (one COUNT, for the registry's cap). */
@@ -232,16 +233,22 @@ export class DevicesRepo {
       .map((r) => ({ deviceId: r.deviceId, on: r.newStatus === 'ON' || r.newStatus === 'OPEN', atMs: r.createdAt.getTime() }));
   }
 
+  /** The device's newest control-log entry (its state's reason, read for every device on every tick). */
+  newestLog(deviceId: string): ControlLog | null {
+    const row = this.#statements().newestLog.get({ deviceId });
+    return row ? toControlLog(row) : null;
+  }
+
   /** When the device last actually changed state (epoch ms), or null: the rule engine's min on/off times. */
   lastSwitchedAtMs(deviceId: string): number | null {
-    const row = this.deps.db
-      .select({ createdAt: controlLog.createdAt })
-      .from(controlLog)
-      .where(and(eq(controlLog.deviceId, deviceId), ne(controlLog.previousStatus, controlLog.newStatus)))
-      .orderBy(desc(controlLog.createdAt), desc(controlLog.id))
-      .limit(1)
-      .get();
+    const row = this.#statements().lastSwitch.get({ deviceId });
     return row ? row.createdAt.getTime() : null;
+  }
+
+  /** The per-tick statements (tickStatements), made on first use, once the migrations have run. */
+  #statements(): TickStatements {
+    this.#prepared ??= tickStatements(this.deps.db, this.greenhouseId);
+    return this.#prepared;
   }
 
   #binding(outputId: string | null): OutputBinding | null {
@@ -293,3 +300,31 @@ function toControlLog(row: LogRow): ControlLog {
     timestamp: toIso(row.createdAt),
   };
 }
+
+/**
+ * The queries every sampling tick makes (the device list, each device's newest log entry and last
+ * switch), prepared once: building them through drizzle and having SQLite compile them again on every
+ * tick was most of a tick's main-thread time (12 ms of 13 here, so about 100 ms of the event loop every
+ * tick on a Pi core; docs/performance.md).
+ */
+function tickStatements(db: Db, greenhouseId: string) {
+  return {
+    list: db.select().from(devices).where(eq(devices.greenhouseId, greenhouseId)).orderBy(devices.id).prepare(),
+    newestLog: db
+      .select()
+      .from(controlLog)
+      .where(eq(controlLog.deviceId, sql.placeholder('deviceId')))
+      .orderBy(desc(controlLog.createdAt), desc(controlLog.id))
+      .limit(1)
+      .prepare(),
+    lastSwitch: db
+      .select({ createdAt: controlLog.createdAt })
+      .from(controlLog)
+      .where(and(eq(controlLog.deviceId, sql.placeholder('deviceId')), ne(controlLog.previousStatus, controlLog.newStatus)))
+      .orderBy(desc(controlLog.createdAt), desc(controlLog.id))
+      .limit(1)
+      .prepare(),
+  };
+}
+
+type TickStatements = ReturnType<typeof tickStatements>;

@@ -74,7 +74,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
   repo.useExplainer((device, all) =>
     explainDevice(device, {
       locksFor: (d) => safety.locksFor(d, 'user', all),
-      newestLog: (deviceId) => repo.controlLog(deviceId, 1)[0] ?? null,
+      newestLog: (deviceId) => repo.newestLog(deviceId),
       liveSafetyState: (deviceId) => automation?.lossStateOf(deviceId) ?? null,
       liveProgramState: (deviceId) => irrigation?.liveStateOf(deviceId) ?? null,
     }),

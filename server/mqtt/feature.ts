@@ -14,6 +14,7 @@ import { MqttBridge } from './bridge.ts';
 import { MqttConnection, type ConnectFn } from './connection.ts';
 import { Discovery } from './discovery.ts';
 import type { DropReason } from './input-guard.ts';
+import { withSlicedInput } from './sliced-input.ts';
 import { Topics } from './topics.ts';
 
 export interface MqttFeature extends Feature {
@@ -109,7 +110,8 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
     },
     async start() {
       if (mqtt.url === undefined) return;
-      const connect = uses.connect ?? (await import('mqtt')).connect;
+      // The broker's input reaches mqtt.js a slice per turn of the event loop (sliced-input.ts).
+      const connect = uses.connect ?? withSlicedInput((await import('mqtt')).connect);
       const timers = uses.timers ?? new SystemClock();
       connection = new MqttConnection({
         url: mqtt.url,

@@ -42,16 +42,18 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
   const params = GreenhouseParams;
   const answers = new HistoryAnswers();
   const dataVersion = options.dataVersion;
-  /** Sends the answer's JSON: the kept one while data and time slot are the same, else computed. */
+  /**
+   * Sends the answer's JSON: the kept one while data and time slot are the same, else computed. The
+   * history answers are serialised by V8's JSON.stringify, not by the route's schema serializer: a week's
+   * points (about 1 MB) took fast-json-stringify 50-100 ms at full speed (its per-item checks of the
+   * optional and nullable fields), JSON.stringify about 9, and it has nothing to compile on a route's
+   * first request; on a Pi core that is the difference between a loop held for most of a second and
+   * under a tenth of one (docs/performance.md). The repository builds these answers from the contract's
+   * fields only, so the output is the same (tests/integration/history-serialisation.test.ts checks it).
+   */
   const answer = async (reply: FastifyReply, question: string, slotMs: number, compute: () => unknown): Promise<void> => {
-    if (!dataVersion) {
-      await reply.send(ok(await turns.run(compute)));
-      return;
-    }
-    const body = await answers.get(question, { dataVersion: dataVersion(), nowMs: clock.now(), slotMs }, async () =>
-      // The route's own serializer (its response schema), as Fastify would have applied it.
-      reply.serialize(ok(await turns.run(compute))) as string,
-    );
+    const serialise = async () => JSON.stringify(ok(await turns.run(compute)));
+    const body = dataVersion ? await answers.get(question, { dataVersion: dataVersion(), nowMs: clock.now(), slotMs }, serialise) : await serialise();
     await reply.type('application/json; charset=utf-8').send(body);
   };
 

@@ -26,4 +26,28 @@ describe('HistoryAnswers', () => {
     expect(await ask('b')).toBe('2');
     expect(await ask('a')).toBe('4');
   });
+
+  it('lets askers of a question still being computed share that one computation', async () => {
+    const answers = new HistoryAnswers();
+    let computed = 0;
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => (finish = resolve));
+    const compute = async () => {
+      computed++;
+      await gate;
+      return '{"points":[]}';
+    };
+    const six = Array.from({ length: 6 }, () => answers.get('historical|168', { dataVersion: 1, nowMs: 0, slotMs: 300_000 }, compute));
+    finish();
+    const bodies = await Promise.all(six);
+    expect(computed).toBe(1);
+    expect(bodies.map(String)).toEqual(Array(6).fill('{"points":[]}'));
+  });
+
+  it('keeps no failed computation: the next asker computes again', async () => {
+    const answers = new HistoryAnswers();
+    const version = { dataVersion: 1, nowMs: 0, slotMs: 60_000 };
+    await expect(answers.get('stats|168', version, async () => Promise.reject(new Error('SQLITE_BUSY')))).rejects.toThrow('SQLITE_BUSY');
+    expect(String(await answers.get('stats|168', version, async () => '{"ok":true}'))).toBe('{"ok":true}');
+  });
 });

@@ -1,0 +1,60 @@
+// The history routes serialise their answers with JSON.stringify (server/sensors/routes.ts): the body
+// must be exactly what the routes' response schemas allow, no field more, none changed. The real
+// gateway over HTTP with a week of readings of every zone, gaps and nulls included.
+import fastJsonStringify from 'fast-json-stringify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../common/clock.ts';
+import { HistoricalReply, HourlyReply, StatsReply } from '../../server/sensors/schemas.ts';
+import { startTestGateway, type TestGateway } from '../support/gateway.ts';
+import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
+import { seedReadings, type SeedReading } from '../support/seed-readings.ts';
+
+const MINUTE = 60_000;
+let gateway: TestGateway;
+let http: HttpClient;
+let token: string;
+
+beforeAll(async () => {
+  const clock = new ManualClock();
+  const nowMs = clock.now();
+  gateway = await startTestGateway({}, { clock });
+  http = httpClient(gateway.url);
+  token = await registerUser(http, { username: 'grower' });
+  const rows: SeedReading[] = [];
+  for (let t = nowMs - 7 * 24 * 60 * MINUTE; t < nowMs; t += 7 * MINUTE) {
+    const i = rows.length;
+    // A gap of a day in the middle: the sensors were off.
+    if (t > nowMs - 4 * 24 * 60 * MINUTE && t < nowMs - 3 * 24 * 60 * MINUTE) continue;
+    rows.push({ takenAtMs: t, sensorType: 'DHT11', temperatureC: 18 + (i % 50) / 7, humidityPct: i % 3 === 0 ? null : 60 + (i % 9) });
+    rows.push({ takenAtMs: t, sensorType: 'LDR', lightLux: (i % 24) * 1000.123 });
+    rows.push({ takenAtMs: t, sensorType: 'SOIL_MOISTURE', soilMoisturePct: 40 + (i % 5) / 3 });
+    rows.push({ takenAtMs: t, sensorType: 'WATER_LEVEL', waterLevelCm: 20 + (i % 4) });
+  }
+  seedReadings(gateway.database.sqlite, rows);
+});
+afterAll(async () => gateway?.dispose());
+
+const SCHEMAS = { historical: HistoricalReply, stats: StatsReply, hourly: HourlyReply } as const;
+
+describe('history answers', () => {
+  for (const [route, schema] of Object.entries(SCHEMAS)) {
+    it(`${route}: the body is what its response schema serialises, for every range`, async () => {
+      const bySchema = fastJsonStringify(schema as never);
+      for (const hours of [1, 24, 168, 8760]) {
+        const res = await fetch(`${gateway.url}/api/sensors/${route}/greenhouse-001?hours=${hours}`, { headers: { authorization: `Bearer ${token}` } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        const body = JSON.parse(await res.text()) as { success: boolean; data: unknown[] };
+        if (hours >= 24) expect(body.data.length).toBeGreaterThan(0);
+        expect(JSON.parse(bySchema(body))).toEqual(body);
+      }
+    });
+  }
+
+  it('historical for one sensor type as well', async () => {
+    const res = await http.get('/api/sensors/historical/greenhouse-001?hours=168&sensorType=DHT11', token);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(fastJsonStringify(HistoricalReply as never)(res.body))).toEqual(res.body);
+    expect((res.body.data as Array<{ sensorType: string }>).every((r) => r.sensorType === 'DHT11')).toBe(true);
+  });
+});
