@@ -52,6 +52,11 @@ export interface SensorInstanceDriver {
   readonly retryDelaysMs: readonly number[];
   /** An identical answer within this window of the last fresh one is a driver's cache, not a reading. */
   readonly cacheWindowMs: number;
+  /**
+   * ADC channels (ADS1115 LDR and soil probe): the raw count of the newest successful read, null before
+   * one. Calibration from the dashboard reads it (the probe in dry air, then in water) and converts it.
+   */
+  readonly lastRawCount?: () => number | null;
 }
 
 export interface SwitchOutput {

@@ -126,8 +126,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const analytics = createAnalyticsFeature(ctx);
   const sensors = createSensorsFeature(ctx);
   const listDevices = () => devices.repo.list();
-  const mqtt = createMqttFeature(ctx, { control: devices.control, listDevices, snapshot: () => sensors.sampler.snapshot() });
-  const metrics = createMetricsFeature(ctx, { sampler: sensors.sampler, listDevices, alerts: alerts.service, mqttStatus: mqtt.status, previews: () => devices.preview.counts(), mqttInputDropped: () => mqtt.inputDropped() });
+  const mqtt = createMqttFeature(ctx, { control: devices.control, listDevices, snapshot: () => sensors.sampler.snapshot(), waterToday: devices.waterToday });
+  const metrics = createMetricsFeature(ctx, { sampler: sensors.sampler, listDevices, alerts: alerts.service, mqttStatus: mqtt.status, previews: () => devices.preview.counts(), mqttInputDropped: () => mqtt.inputDropped(), waterToday: devices.waterToday });
   const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status, isSignedIn: auth.isSignedIn });
   const simulator = createSimulatorFeature(ctx);
   const https = createHttpsFeature(ctx);

@@ -60,21 +60,25 @@ export class Ads1115 {
 }
 
 export class AdsLightSensor implements LightSensor {
-  constructor(private readonly deps: { adc: Ads1115; channel: number; curve: LightCurve }) {
+  constructor(private readonly deps: { adc: Ads1115; channel: number; curve: LightCurve; onRaw?: (raw: number) => void }) {
     luxFromRaw(0, deps.curve); // validates the curve now, not at the first read
   }
 
   async readLux(): Promise<number> {
-    return luxFromRaw(await this.deps.adc.readRaw(this.deps.channel, 'light'), this.deps.curve);
+    const raw = await this.deps.adc.readRaw(this.deps.channel, 'light');
+    this.deps.onRaw?.(raw);
+    return luxFromRaw(raw, this.deps.curve);
   }
 }
 
 export class AdsSoilSensor implements SoilMoistureSensor {
-  constructor(private readonly deps: { adc: Ads1115; channel: number; calibration: SoilCalibration }) {
+  constructor(private readonly deps: { adc: Ads1115; channel: number; calibration: SoilCalibration; onRaw?: (raw: number) => void }) {
     soilPercentFromRaw(0, deps.calibration);
   }
 
   async readPercent(): Promise<number> {
-    return soilPercentFromRaw(await this.deps.adc.readRaw(this.deps.channel, 'soil'), this.deps.calibration);
+    const raw = await this.deps.adc.readRaw(this.deps.channel, 'soil');
+    this.deps.onRaw?.(raw);
+    return soilPercentFromRaw(raw, this.deps.calibration);
   }
 }

@@ -8,14 +8,19 @@ import type { Reprobe } from './reprobe.ts';
  * so it fails with "not found ... probed again in N s" while the chip is missing and counts a bus error
  * when a transfer fails. The conversion (calibration, curve) is checked once, here, at start.
  */
-export function reprobedAdsChannel(adc: Reprobe<Ads1115>, o: AdsLdrInstanceOptions | AdsSoilInstanceOptions): () => Promise<number> {
+export function reprobedAdsChannel(
+  adc: Reprobe<Ads1115>,
+  o: AdsLdrInstanceOptions | AdsSoilInstanceOptions,
+  /** Told each raw count read (calibration shows it live). */
+  onRaw?: (raw: number) => void,
+): () => Promise<number> {
   type Channel = { read(): Promise<number> };
   const on = (device: Ads1115): Channel => {
     if (o.kind === 'ADS1115_LDR') {
-      const light = new AdsLightSensor({ adc: device, channel: o.channel, curve: o.lightCurve });
+      const light = new AdsLightSensor({ adc: device, channel: o.channel, curve: o.lightCurve, onRaw });
       return { read: () => light.readLux() };
     }
-    const soil = new AdsSoilSensor({ adc: device, channel: o.channel, calibration: { dryRaw: o.dryRaw, wetRaw: o.wetRaw } });
+    const soil = new AdsSoilSensor({ adc: device, channel: o.channel, calibration: { dryRaw: o.dryRaw, wetRaw: o.wetRaw }, onRaw });
     return { read: () => soil.readPercent() };
   };
   // Fail at start on a bad calibration, not at the first read.

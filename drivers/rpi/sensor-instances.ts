@@ -81,14 +81,19 @@ export async function openSensorInstances(instances: readonly SensorInstanceOpti
     const name = `sensor:${o.sensorId}`;
     try {
       let read: () => Promise<QuantityValues>;
+      // ADC channels keep their newest raw count for calibration (docs/irrigation.md).
+      let lastRaw: number | null = null;
+      let rawOf: (() => number | null) | undefined;
       switch (o.kind) {
         case 'ADS1115_LDR': {
-          const lux = reprobedAdsChannel(await adcAt(o.bus, o.address), o);
+          const lux = reprobedAdsChannel(await adcAt(o.bus, o.address), o, (raw) => (lastRaw = raw));
           read = async () => ({ lightLux: await lux() });
+          rawOf = () => lastRaw;
           break;
         }
         case 'ADS1115_SOIL': {
-          const pct = reprobedAdsChannel(await adcAt(o.bus, o.address), o);
+          const pct = reprobedAdsChannel(await adcAt(o.bus, o.address), o, (raw) => (lastRaw = raw));
+          rawOf = () => lastRaw;
           read = async () => ({ soilMoisturePct: await pct() });
           break;
         }
@@ -119,9 +124,11 @@ export async function openSensorInstances(instances: readonly SensorInstanceOpti
           read = () => opened.driver.read();
         }
       }
-      sensors.push(instance(o, read, (values) => {
-        if (typeof values.temperatureC === 'number') airTemperatureC = values.temperatureC;
-      }));
+      sensors.push(
+        instance(o, read, (values) => {
+          if (typeof values.temperatureC === 'number') airTemperatureC = values.temperatureC;
+        }, rawOf),
+      );
       if (!REPROBED_KINDS.has(o.kind)) ctx.ok(name);
     } catch (err) {
       ctx.unavailable(name, `${o.kind}: ${message(err)}`);
@@ -138,9 +145,15 @@ export async function openSensorInstances(instances: readonly SensorInstanceOpti
 }
 
 /** The driver the sampler reads: every failure a SensorReadError naming the instance, never a NaN. */
-function instance(o: SensorInstanceOptions & { name: string }, read: () => Promise<QuantityValues>, onValues: (values: QuantityValues) => void): SensorInstanceDriver {
+function instance(
+  o: SensorInstanceOptions & { name: string },
+  read: () => Promise<QuantityValues>,
+  onValues: (values: QuantityValues) => void,
+  lastRawCount?: () => number | null,
+): SensorInstanceDriver {
   const spec = SENSOR_KINDS[o.kind];
   return {
+    ...(lastRawCount ? { lastRawCount } : {}),
     sensorId: o.sensorId,
     kind: o.kind,
     name: o.name,

@@ -32,11 +32,15 @@ export function simulatedInstance(simulator: GreenhouseSimulator, options: Senso
   const noise = mulberry32(seed ^ hash32(options.sensorId));
   const zone = QUANTITIES[spec.quantities[0]!].zone;
   let stuck: QuantityValues | null = null;
+  // ADC kinds keep their newest raw count, as the board's driver does (calibration reads it).
+  let lastRaw: number | null = null;
   const measure = (): QuantityValues => {
     const truth = trueQuantities(simulator.snapshot());
-    return measureKind(options, truth, noise, simulator.tankDepthCm);
+    return measureKind(options, truth, noise, simulator.tankDepthCm, (raw) => (lastRaw = raw));
   };
+  const isAdc = options.kind === 'ADS1115_LDR' || options.kind === 'ADS1115_SOIL';
   return {
+    ...(isAdc ? { lastRawCount: () => lastRaw } : {}),
     sensorId: options.sensorId,
     kind: options.kind,
     name: options.name,
@@ -59,7 +63,7 @@ export function simulatedInstance(simulator: GreenhouseSimulator, options: Senso
   };
 }
 
-function measureKind(o: SensorInstanceOptions, truth: Record<QuantityKey, number>, noise: Random, modelTankDepthCm: number): QuantityValues {
+function measureKind(o: SensorInstanceOptions, truth: Record<QuantityKey, number>, noise: Random, modelTankDepthCm: number, onRaw?: (raw: number) => void): QuantityValues {
   const noisy = (q: QuantityKey, step: number) => {
     const acc = (SENSOR_KINDS[o.kind].accuracy as Partial<Record<QuantityKey, { absolute: number; relative?: number }>>)[q]!;
     const sd = (acc.absolute + (acc.relative ?? 0) * Math.abs(truth[q])) / 2;
@@ -74,11 +78,13 @@ function measureKind(o: SensorInstanceOptions, truth: Record<QuantityKey, number
     case 'ADS1115_LDR': {
       // Night reads as the curve's lowest point (clamped), exactly as the real LDR would.
       const raw = clamp(Math.round(rawFromLux(truth.lightLux, o.lightCurve) + gaussian(noise, 20)), 0, ADS1115_MAX_COUNT);
+      onRaw?.(raw);
       return { lightLux: luxFromRaw(raw, o.lightCurve) };
     }
     case 'ADS1115_SOIL': {
       const cal = { dryRaw: o.dryRaw, wetRaw: o.wetRaw };
       const raw = clamp(Math.round(rawFromSoilPercent(truth.soilMoisturePct, cal) + gaussian(noise, 30)), 0, ADS1115_MAX_COUNT);
+      onRaw?.(raw);
       return { soilMoisturePct: soilPercentFromRaw(raw, cal) };
     }
     case 'HCSR04': {

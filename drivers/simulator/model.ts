@@ -9,6 +9,8 @@ export interface GreenhouseState {
   insideTemperatureC: number;
   insideHumidityPct: number;
   soilMoisturePct: number;
+  /** Water poured on the bed that has not reached the probe yet, in points of soil moisture. */
+  infiltratingPct: number;
   tankLevelCm: number;
   /** 0 clear .. 0.9 overcast. */
   cloudCover: number;
@@ -47,8 +49,15 @@ const COOLER_HUMIDITY_PCT = 92;
 const K_COOLER_HUMIDITY = 1 / 600;
 /** Grow lights at the sensor. */
 const LIGHTS_LUX = 6000;
-/** Irrigation: soil gains 0.2 %/s; the tank drains 1 % of its depth per 10 s of pumping. */
+/**
+ * Irrigation: the pump pours 0.2 points of soil moisture per second on the bed; the tank drains 1 % of its
+ * depth per 10 s of pumping. The water reaches the probe with a delay (infiltration, time constant 30 s),
+ * and the bed holds at most 4 points of standing water: poured faster than it soaks in, the rest runs
+ * off (a third of a long run). So a long run wastes water and pulses with a soak between them do not.
+ */
 const PUMP_SOIL_PCT_PER_S = 0.2;
+const INFILTRATION_TAU_S = 30;
+const POND_CAP_PCT = 4;
 const PUMP_TANK_FRACTION_PER_S = 0.001;
 /** Soil dries ~0.5 %/h at rest, faster when hot and sunny. */
 const SOIL_DRY_PCT_PER_H = 0.5;
@@ -85,6 +94,7 @@ export class GreenhouseModel {
       insideTemperatureC: outsideTemperatureC(startMs) + 2,
       insideHumidityPct: 65,
       soilMoisturePct: 55,
+      infiltratingPct: 0,
       tankLevelCm: 0.8 * opts.tankDepthCm,
       cloudCover: 0.2 + 0.3 * this.#random(),
     };
@@ -136,12 +146,15 @@ export class GreenhouseModel {
       K_CONDENSE * Math.max(0, s.insideHumidityPct - glazingSaturationPct(s.insideTemperatureC, tOut));
 
     const heatFactor = 1 + Math.max(0, s.insideTemperatureC - 20) / 10 + 3 * sun;
-    let dSoil = -(SOIL_DRY_PCT_PER_H / 3600) * heatFactor * (s.soilMoisturePct / 50);
+    const soaked = Math.min(s.infiltratingPct, (s.infiltratingPct * dtS) / INFILTRATION_TAU_S);
+    const dSoil = -(SOIL_DRY_PCT_PER_H / 3600) * heatFactor * (s.soilMoisturePct / 50) + soaked / dtS;
+    let poured = 0;
     let dTank = 0;
     if (on('pump') && s.tankLevelCm > 0) {
-      dSoil += PUMP_SOIL_PCT_PER_S;
+      poured = PUMP_SOIL_PCT_PER_S * dtS;
       dTank = -PUMP_TANK_FRACTION_PER_S * this.#tankDepthCm;
     }
+    s.infiltratingPct = Math.min(POND_CAP_PCT, s.infiltratingPct - soaked + poured);
 
     s.insideTemperatureC += dT * dtS;
     s.insideHumidityPct = clamp(s.insideHumidityPct + dH * dtS, 5, 99);

@@ -164,7 +164,10 @@ export class GreenhouseSimulator {
 
   setSoilMoisture(pct: number): void {
     if (!(pct >= 0 && pct <= 100)) throw new RangeError(`soil moisture must be 0-100 %, got ${pct}`);
-    this.#now().state.soilMoisturePct = pct;
+    const m = this.#now();
+    m.state.soilMoisturePct = pct;
+    // A bed set by hand has no water still on its way to the probe.
+    m.state.infiltratingPct = 0;
   }
 
   setInsideTemperature(temperatureC: number): void {

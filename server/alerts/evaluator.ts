@@ -204,7 +204,14 @@ export const SAFETY_SEVERITY = {
   // A device in auto mode lost its input and was switched to its safe state: the crop is unattended.
   SENSOR_LOSS: 'HIGH',
   HEATER_CUTOFF: 'CRITICAL',
+  // Water went in and the soil did not change: a dry tank, a clog, a leak or a probe out of the soil.
+  IRRIGATION_NO_EFFECT: 'HIGH',
+  // Watering blind on a timer: the grower should fix the probe.
+  IRRIGATION_FALLBACK: 'MEDIUM',
 } as const;
+
+/** Events that describe something that happened: their alert stays until a person resolves it. */
+const KEPT_UNTIL_RESOLVED: ReadonlySet<string> = new Set(['PUMP_MAX_RUNTIME', 'HEATER_MAX_RUNTIME', 'IRRIGATION_NO_EFFECT']);
 
 /**
  * Safety interlocks. DRY_RUN_LOCKOUT, INTERLOCK, SENSOR_LOSS and HEATER_CUTOFF describe a state and resolve when released.
@@ -230,7 +237,7 @@ export function evaluateSafety(
         threshold: null,
       });
     }
-  } else if (current && event.kind !== 'PUMP_MAX_RUNTIME' && event.kind !== 'HEATER_MAX_RUNTIME') {
+  } else if (current && !KEPT_UNTIL_RESOLVED.has(event.kind)) {
     result.resolve.push({ id: current.id, causeKey, actionTaken: `Auto-resolved: ${event.kind.replaceAll('_', ' ').toLowerCase()} released on ${event.deviceId}` });
   }
   return result;

@@ -32,6 +32,8 @@ const Output = Type.Object({
   openPulseUs: Type.Integer({ minimum: 500, maximum: 2500, default: 2000 }),
   closedPulseUs: Type.Integer({ minimum: 500, maximum: 2500, default: 1000 }),
   device: Type.Optional(RelayDevice),
+  /** A pump's flow while running, litres per minute (water accounting); a device may set its own. */
+  flowLitresPerMinute: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000 })),
 });
 
 /**

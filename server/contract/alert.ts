@@ -35,6 +35,10 @@ export const KNOWN_ALERT_TYPES = [
   'CONDENSATION_RISK',
   /** The configured backup disk was missing, not writable or not mounted: no backup was written (docs/storage.md). */
   'BACKUP_SKIPPED',
+  /** A pump's irrigation cycle did not raise the soil moisture: its program pauses until a person resolves this. */
+  'IRRIGATION_NO_EFFECT',
+  /** A pump's soil probe is lost and it waters on its fallback timer. */
+  'IRRIGATION_FALLBACK',
 ] as const;
 
 export const Alert = Type.Object({

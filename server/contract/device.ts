@@ -48,6 +48,28 @@ export const Schedule = Type.Object({ from: ScheduleTime, to: ScheduleTime }, { 
 export type Schedule = Static<typeof Schedule>;
 
 /**
+ * A WATER_PUMP's soil-driven program (docs/irrigation.md): below `startBelowPct` it waters in pulses of
+ * `pulseSeconds` with `soakMinutes` between them, until the probe reads `targetPct` or `maxPulses` pulses
+ * were given; never outside `window`, past `maxRunSecondsPerDay` of run time in the local day, or with
+ * a low or unknown tank. `fallbackEveryHours`: with the probe lost, one pulse every N hours (off when
+ * absent or null).
+ */
+export const IrrigationProgram = Type.Object(
+  {
+    startBelowPct: Type.Number({ minimum: 0, maximum: 100 }),
+    targetPct: Type.Number({ minimum: 0, maximum: 100 }),
+    pulseSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
+    soakMinutes: Type.Integer({ minimum: 0, maximum: 1440 }),
+    maxPulses: Type.Integer({ minimum: 1, maximum: 50 }),
+    maxRunSecondsPerDay: Type.Integer({ minimum: 1, maximum: 86400 }),
+    window: Type.Optional(Type.Union([Schedule, Type.Null()])),
+    fallbackEveryHours: Type.Optional(Type.Union([Type.Number({ minimum: 1, maximum: 168 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type IrrigationProgram = Static<typeof IrrigationProgram>;
+
+/**
  * Where each threshold rule lets go: the reading at which a rule that switched the device on releases it
  * (a band: "heat below 18, stop at 20"). Absent or null: the threshold plus the global deadband of
  * deviceSettings. A *Low rule's offAt is above its threshold, a *High rule's below it.
@@ -75,6 +97,8 @@ export const AutomationRules = Type.Object({
   lightLevelLow: NullableNumber,
   schedule: Type.Union([Schedule, Type.Null()]),
   offAt: Type.Optional(RuleOffAt),
+  /** WATER_PUMP only: the pulse-and-soak program; absent or null when the pump has none. */
+  irrigation: Type.Optional(Type.Union([IrrigationProgram, Type.Null()])),
   /** Follow the greenhouse's climate program (docs/climate.md) instead of, or beside, the thresholds. */
   follow: Type.Optional(Type.Union([ClimateFollow, Type.Null()])),
   /** 1 (default) or 2: stage 2 joins when the error exceeds stage2OffsetC; it needs a stage 1 of the same follow. */
@@ -169,6 +193,8 @@ export const Device = Type.Object({
   /** What forbids switching on now; empty when nothing does. */
   locks: Type.Array(DeviceLock),
   output: Type.Union([OutputBinding, Type.Null()]),
+  /** Pumps: litres per minute while running (the device's own, else its output's config), null when unknown. */
+  flowLitresPerMinute: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
   /** A roof window (SERVO): how far it is open, 0-100 %. */
   openPct: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
   createdAt: IsoTimestamp,
@@ -233,5 +259,15 @@ export const AutomationPreview = Type.Object({
   energyWh: Type.Number({ minimum: 0 }),
   /** The first step is the state at the start of the window; every further step is a switch. */
   timeline: Type.Array(PreviewStep),
+  /** A pump with an irrigation program: its pulses, run time and litres (null without a flow rate). */
+  irrigation: Type.Optional(
+    Type.Object({
+      pulses: Type.Integer({ minimum: 0 }),
+      runSeconds: Type.Number({ minimum: 0 }),
+      litres: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
+      /** Cycles that reached their pulse limit without a 2-point rise (live, each would pause the program). */
+      noEffectCycles: Type.Integer({ minimum: 0 }),
+    }),
+  ),
 });
 export type AutomationPreview = Static<typeof AutomationPreview>;

@@ -10,5 +10,7 @@ export * from './realtime.ts';
 export * from './simulator.ts';
 export * from './fleet.ts';
 export * from './clock.ts';
+export * from './irrigation.ts';
 export * from './climate.ts';
 export * from './notification.ts';
+export * from './calibration.ts';

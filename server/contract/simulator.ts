@@ -38,3 +38,7 @@ export type SimulatorFaultBody = Static<typeof SimulatorFaultBody>;
 
 export const SimulatorTankBody = Type.Object({ levelCm: Type.Number({ minimum: 0, maximum: 400 }) }, { additionalProperties: false });
 export type SimulatorTankBody = Static<typeof SimulatorTankBody>;
+
+/** POST /api/simulator/soil: sets the simulated bed's true soil moisture (a dry bed to water, a wet one). */
+export const SimulatorSoilBody = Type.Object({ moisturePct: Type.Number({ minimum: 0, maximum: 100 }) }, { additionalProperties: false });
+export type SimulatorSoilBody = Static<typeof SimulatorSoilBody>;

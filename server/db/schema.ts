@@ -129,6 +129,8 @@ export const devices = sqliteTable(
     sensorLossAction: text('sensor_loss_action', { enum: ['off', 'hold', 'duty'] }).notNull().default('off'),
     /** With 'duty': the share (0-100 %) of each 10-minute cycle the device runs; null otherwise. */
     sensorLossDutyPct: real('sensor_loss_duty_pct'),
+    /** Pumps: litres per minute while running; null falls back to the output's config (water accounting). */
+    flowLitresPerMinute: real('flow_litres_per_minute'),
     /** A roof window's opening (0-100 %) when it follows a climate program in proportion; null otherwise. */
     openPct: real('open_pct'),
     /** The configured output it drives (config outputs[].outputId), or null when unbound. */
@@ -200,6 +202,21 @@ export const settings = sqliteTable('settings', {
   alertThresholds: text('alert_thresholds', { mode: 'json' }).notNull(),
   systemSettings: text('system_settings', { mode: 'json' }).notNull(),
   deviceSettings: text('device_settings', { mode: 'json' }).notNull(),
+  updatedAt: timestampMs('updated_at').notNull(),
+});
+
+/**
+ * Where each pump's irrigation program stands (server/devices/irrigation/), so a restart resumes a soak
+ * and keeps a pause: one row per device, rewritten at each phase change.
+ */
+export const irrigationCycles = sqliteTable('irrigation_cycles', {
+  deviceId: text('device_id').primaryKey(),
+  phase: text('phase', { enum: ['idle', 'pulse', 'soak', 'paused'] }).notNull(),
+  pulses: integer('pulses').notNull().default(0),
+  startPct: real('start_pct'),
+  untilMs: integer('until_ms'),
+  lastPulseAtMs: integer('last_pulse_at_ms'),
+  fallback: integer('fallback', { mode: 'boolean' }).notNull().default(false),
   updatedAt: timestampMs('updated_at').notNull(),
 });
 
@@ -283,3 +300,15 @@ export const pushSubscriptions = sqliteTable(
   },
   (t) => [uniqueIndex('push_subscriptions_endpoint_unique').on(t.endpoint), index('push_subscriptions_user_id_idx').on(t.userId)],
 );
+
+/**
+ * Calibration set from the dashboard over the config's (server/sensors/calibration/): a soil probe's dry
+ * and wet raw counts, or an LDR's scale against a reference lux reading. One row per sensor instance.
+ */
+export const sensorCalibrations = sqliteTable('sensor_calibrations', {
+  sensorId: text('sensor_id').primaryKey(),
+  dryRaw: integer('dry_raw'),
+  wetRaw: integer('wet_raw'),
+  luxScale: real('lux_scale'),
+  updatedAt: timestampMs('updated_at').notNull(),
+});

@@ -7,6 +7,7 @@ import type { ControlService } from './control-service.ts';
 import type { DevicePatch, DevicesRepo } from './devices-repo.ts';
 import { checkOffAt, mergeRules } from './rules/off-at.ts';
 import { stage2Problem, strandedStage2 } from '../climate/follow.ts';
+import { checkIrrigation } from './irrigation/validate.ts';
 
 /**
  * The duty share to store: required with 'duty' (sent now or kept from before), refused with any other
@@ -38,6 +39,7 @@ export interface UpdateDeviceInput {
   location?: string;
   powerConsumption?: number;
   outputId?: string | null;
+  flowLitresPerMinute?: number | null;
 }
 
 export interface AutomationChanges {
@@ -132,6 +134,9 @@ export class DeviceRegistry {
       }
       if (input.outputId !== null) this.#checkBinding(device.deviceType, input.outputId, deviceId);
     }
+    if (input.flowLitresPerMinute !== undefined && input.flowLitresPerMinute !== null && device.deviceType !== 'WATER_PUMP') {
+      throw invalid(`flowLitresPerMinute applies only to a WATER_PUMP (this device is a ${device.deviceType})`, 'flowLitresPerMinute');
+    }
     return this.#changed(this.deps.repo.update(deviceId, patch));
   }
 
@@ -140,6 +145,7 @@ export class DeviceRegistry {
     const automationRules = mergeRules(device.automationRules, changes.automationRules);
     if (automationRules.schedule) this.deps.checkSchedule?.(automationRules.schedule);
     checkOffAt(automationRules);
+    checkIrrigation(automationRules.irrigation, device.deviceType);
     const all = this.deps.repo.listPlain();
     const stageProblem = stage2Problem({ deviceId, rules: automationRules }, all);
     if (stageProblem) throw invalid(stageProblem, 'automationRules.stage');

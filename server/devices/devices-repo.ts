@@ -37,6 +37,7 @@ export interface DevicePatch {
   automationRules?: AutomationRules;
   sensorLossAction?: SensorLossAction;
   sensorLossDutyPct?: number | null;
+  flowLitresPerMinute?: number | null;
 }
 
 export interface StateChange {
@@ -153,6 +154,7 @@ export class DevicesRepo {
     if (patch.automationRules !== undefined) set.automationRules = patch.automationRules;
     if (patch.sensorLossAction !== undefined) set.sensorLossAction = patch.sensorLossAction;
     if (patch.sensorLossDutyPct !== undefined) set.sensorLossDutyPct = patch.sensorLossDutyPct;
+    if (patch.flowLitresPerMinute !== undefined) set.flowLitresPerMinute = patch.flowLitresPerMinute;
     this.deps.db.update(devices).set(set).where(eq(devices.deviceId, deviceId)).run();
     return this.find(deviceId)!;
   }
@@ -276,6 +278,8 @@ export class DevicesRepo {
       stateReason: null,
       locks: [],
       output: this.#binding(row.outputId),
+      // The device's own flow, else what its output's config says (docs/irrigation.md, water accounting).
+      flowLitresPerMinute: row.flowLitresPerMinute ?? (row.outputId === null ? null : (this.#outputs.get(row.outputId)?.flowLitresPerMinute ?? null)),
       ...(row.type === 'SERVO' ? { openPct: row.openPct ?? (row.status === 'OPEN' ? 100 : 0) } : {}),
       createdAt: toIso(row.createdAt),
       updatedAt: toIso(row.updatedAt),

@@ -19,6 +19,10 @@ import { explainDevice } from './state-view.ts';
 import { SafetySupervisor } from './safety/safety-supervisor.ts';
 import { asWired } from './safety/wiring.ts';
 import { registerDeviceControlCommand } from './ws-command.ts';
+import { CycleStore } from './irrigation/cycle-store.ts';
+import { IrrigationRunner } from './irrigation/irrigation-runner.ts';
+import { waterOf, waterRoutes } from './irrigation/routes.ts';
+import type { WaterDay } from '../contract/irrigation.ts';
 
 export interface DevicesFeature extends Feature {
   control: ControlService;
@@ -28,6 +32,10 @@ export interface DevicesFeature extends Feature {
   automation: AutomationRunner;
   /** Rule previews on worker threads: counts for /api/metrics. */
   preview: PreviewService;
+  /** The pumps' irrigation programs. */
+  irrigation: IrrigationRunner;
+  /** A pump's water since local midnight (MQTT and metrics), null for an unknown device. */
+  waterToday: (deviceId: string) => WaterDay | null;
 }
 
 /** Devices and automation: the registry, the one control path, safety interlocks and the rule runner. */
@@ -50,6 +58,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
   let control: ControlService | null = null;
   // The rule runner knows which devices its sensor-loss fail-safe holds; safety's locks say so.
   let automation: AutomationRunner | null = null;
+  let irrigation: IrrigationRunner | null = null;
   const safety = new SafetySupervisor({
     bus,
     clock,
@@ -67,6 +76,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
       locksFor: (d) => safety.locksFor(d, 'user', all),
       newestLog: (deviceId) => repo.newestLog(deviceId),
       liveSafetyState: (deviceId) => automation?.lossStateOf(deviceId) ?? null,
+      liveProgramState: (deviceId) => irrigation?.liveStateOf(deviceId) ?? null,
     }),
   );
   control = new ControlService({ repo, outputs: hardware.outputs, settings, bus, safety, clock });
@@ -74,7 +84,20 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
   const checkSchedule = scheduleChecker(site);
   const registry = new DeviceRegistry({ repo, control, bus, clock, checkSchedule, maxDevices: config.limits.maxDevices });
   const quickActions = new QuickActions({ repo, registry, control, settings, latestSnapshot: () => latestSnapshot, clock });
-  automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site, clockSynchronised: () => ctx.clockSync.synchronised(), climate: uses.climate });
+  const clockSynchronised = () => ctx.clockSync.synchronised();
+  irrigation = new IrrigationRunner({
+    bus,
+    repo,
+    control,
+    settings,
+    cycles: new CycleStore({ db: ctx.database.db, nowMs: () => clock.now() }),
+    clock,
+    logger,
+    site,
+    clockSynchronised,
+    wake: () => automation?.wake(),
+  });
+  automation = new AutomationRunner({ bus, repo, settings, control, clock, logger, site, clockSynchronised, irrigation, climate: uses.climate });
   const preview = new PreviewService({ repo, settings, clock, site, checkSchedule, dbPath: ctx.database.path, greenhouseId, limits: uses.previewLimits, climateProgram: () => uses.climate?.program() ?? null });
   const lockWatch = new LockWatch({ bus, clock, greenhouseId, listExplained: () => repo.list() });
   registerDeviceControlCommand(uses.hub, control, ctx.resolveGreenhouse);
@@ -87,8 +110,11 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
     safety,
     automation,
     preview,
+    irrigation,
+    waterToday: (deviceId) => (repo.find(deviceId) ? (waterOf(repo, deviceId, 1, clock.now())[0] ?? null) : null),
     async registerRoutes(api) {
       await api.register(deviceRoutes, { prefix: '/devices', repo, registry, control, quickActions, preview });
+      await api.register(waterRoutes, { prefix: '/devices', repo, clock });
     },
     start() {
       registry.syncAtStart();
@@ -97,6 +123,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
       });
       // Safety subscribes before the rule runner, so a lockout is applied before rules are evaluated.
       safety.start();
+      irrigation.start();
       automation.start();
       lockWatch.start();
     },
@@ -105,6 +132,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
       await preview.stop();
       lockWatch.stop();
       await automation.stop();
+      irrigation.stop();
       safety.stop();
       await control.idle();
       // The gateway drives every output to its safe state after the features stop; the rows say so too.

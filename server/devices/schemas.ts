@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { DEVICE_ID_PATTERN, Envelope, VisibleText } from '../contract/common.ts';
-import { AddableDeviceType, AutomationPreview, AutomationRules, ControlAction, ControlLog, ControlSource, Device, DeviceStats, DeviceType, Schedule, SensorLossAction } from '../contract/device.ts';
+import { AddableDeviceType, AutomationPreview, AutomationRules, ControlAction, ControlLog, ControlSource, Device, DeviceStats, DeviceType, IrrigationProgram, Schedule, SensorLossAction } from '../contract/device.ts';
 
 export const DeviceIdParams = Type.Object({
   deviceId: Type.String({ minLength: 1, maxLength: 64, pattern: DEVICE_ID_PATTERN }),
@@ -9,6 +9,7 @@ export const DeviceIdParams = Type.Object({
 const DeviceName = VisibleText({ maxLength: 100 });
 const Location = VisibleText({ maxLength: 100 });
 const Power = Type.Number({ minimum: 0, maximum: 100000 });
+const FlowLitresPerMinute = Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 1000 }), Type.Null()]);
 const OutputId = Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()]);
 
 export const AddDeviceBody = Type.Object(
@@ -29,6 +30,8 @@ export const UpdateDeviceBody = Type.Object(
     location: Type.Optional(Location),
     powerConsumption: Type.Optional(Power),
     outputId: Type.Optional(OutputId),
+    /** Pumps: litres per minute while running (water accounting); null falls back to the output's config. */
+    flowLitresPerMinute: Type.Optional(FlowLitresPerMinute),
   },
   { additionalProperties: false },
 );
@@ -52,6 +55,8 @@ const AutomationRulesBody = Type.Object(
     schedule: Type.Optional(Type.Union([Schedule, Type.Null()])),
     // The domain checks that each release point lies on the right side of its rule.
     offAt: Type.Optional(Type.Object(ruleNumbers(), { additionalProperties: false })),
+    // WATER_PUMP only; the domain checks the fields against each other (irrigation/validate.ts).
+    irrigation: Type.Optional(Type.Union([IrrigationProgram, Type.Null()])),
     // Following the climate program (docs/climate.md); the domain checks that a stage 2 has its stage 1.
     follow: AutomationRules.properties.follow,
     stage: AutomationRules.properties.stage,

@@ -8,6 +8,8 @@ export interface StateViewDeps {
   newestLog: (deviceId: string) => ControlLog | null;
   /** A live safety state that explains the device better than its last switch (the sensor-loss fail-safe). */
   liveSafetyState: (deviceId: string) => { reason: string; sinceMs: number } | null;
+  /** A program's live word (an irrigation soak or wait), which says more than its last switch. */
+  liveProgramState?: (deviceId: string) => { reason: string; sinceMs: number } | null;
 }
 
 /**
@@ -24,6 +26,11 @@ function stateReasonOf(device: Device, deps: StateViewDeps): StateReason | null 
   if (live) {
     const state = isOnStatus(device.status) ? 'On' : 'Off';
     return { source: 'safety', text: `${state}: ${live.reason}`, since: new Date(live.sinceMs).toISOString() };
+  }
+  const program = device.autoMode ? deps.liveProgramState?.(device.deviceId) : null;
+  if (program) {
+    const state = isOnStatus(device.status) ? 'On' : 'Off';
+    return { source: 'rule', text: `${state}: ${program.reason}`, since: new Date(program.sinceMs).toISOString() };
   }
   const newest = deps.newestLog(device.deviceId);
   return newest ? { source: newest.source, text: newest.reason, since: newest.timestamp } : null;

@@ -5,7 +5,7 @@ import type { Settings } from '../contract/settings.ts';
 import type { SensorKind } from '../../common/catalogue.ts';
 
 /** Safety interlocks that override rules and people (docs/decisions.md, Hardware, sampling and control). */
-export type SafetyKind = 'PUMP_MAX_RUNTIME' | 'HEATER_MAX_RUNTIME' | 'DRY_RUN_LOCKOUT' | 'INTERLOCK' | 'SENSOR_LOSS' | 'HEATER_CUTOFF';
+export type SafetyKind = 'PUMP_MAX_RUNTIME' | 'HEATER_MAX_RUNTIME' | 'DRY_RUN_LOCKOUT' | 'INTERLOCK' | 'SENSOR_LOSS' | 'HEATER_CUTOFF' | 'IRRIGATION_NO_EFFECT' | 'IRRIGATION_FALLBACK';
 
 /**
  * Everything that happens inside the gateway, by name. Features publish here; the realtime hub, the

@@ -1,3 +1,4 @@
+import type { WaterDay } from '../contract/irrigation.ts';
 import type { FastifyInstance } from 'fastify';
 import type { AlertService } from '../alerts/alert-service.ts';
 import type { AppContext } from '../context.ts';
@@ -20,6 +21,8 @@ export interface MetricsUses {
   previews: () => PreviewCounts;
   /** MQTT input dropped by reason, or null while the bridge is off. */
   mqttInputDropped: () => Readonly<Record<string, number>> | null;
+  /** A pump's water today, for the water gauges. */
+  waterToday?: (deviceId: string) => WaterDay | null;
 }
 
 async function metricsRoutes(app: FastifyInstance, options: { metrics: GatewayMetrics }): Promise<void> {
@@ -46,6 +49,7 @@ export function createMetricsFeature(ctx: AppContext, uses: MetricsUses): Metric
     mqttStatus: uses.mqttStatus,
     previews: uses.previews,
     mqttInputDropped: uses.mqttInputDropped,
+    waterToday: uses.waterToday,
     driverStatus: () => ctx.hardware.status(),
   });
   const offs: Array<() => void> = [];

@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { WaterDay } from '../contract/irrigation.ts';
 import type { Clock } from '../../common/clock.ts';
 import type { AlertStats } from '../contract/alert.ts';
 import type { Device } from '../contract/device.ts';
@@ -23,6 +24,8 @@ export interface MetricsSources {
   mqttStatus: () => MqttStatus;
   previews: () => PreviewCounts;
   mqttInputDropped: () => Readonly<Record<string, number>> | null;
+  /** A pump's water today (docs/irrigation.md); absent: no water gauges. */
+  waterToday?: (deviceId: string) => WaterDay | null;
   /** The hardware's drivers (optional: a test's metrics may have none). */
   driverStatus?: () => ReadonlyArray<{ name: string; available: boolean; busErrors?: number }>;
 }
@@ -167,6 +170,26 @@ export class GatewayMetrics {
         }
       },
     });
+    const water = (name: string, help: string, read: (day: WaterDay) => number | null) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['device_id'],
+        registers,
+        collect() {
+          this.reset();
+          for (const d of sources.listDevices()) {
+            if (d.deviceType !== 'WATER_PUMP') continue;
+            const day = sources.waterToday?.(d.deviceId);
+            const value = day ? read(day) : null;
+            if (value !== null) this.set({ device_id: d.deviceId }, value);
+          }
+        },
+      });
+    water('greenhouse_pump_run_seconds_today', 'Run time of the pump since local midnight', (day) => day.runSeconds);
+    water('greenhouse_pump_pulses_today', 'Switch-ons of the pump since local midnight', (day) => day.pulses);
+    // Litres need the pump's flowLitresPerMinute: without it there is no sample rather than a false 0.
+    water('greenhouse_pump_water_litres_today', 'Water pumped since local midnight (run time x flowLitresPerMinute)', (day) => day.litres);
     new Gauge({
       name: 'greenhouse_device_auto_mode',
       help: '1 when the device follows its automation rules',

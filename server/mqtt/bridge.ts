@@ -6,6 +6,7 @@ import type { Alert } from '../contract/alert.ts';
 import { isTopicSafeDeviceId } from '../contract/common.ts';
 import type { Device, DeviceType } from '../contract/device.ts';
 import type { SensorSnapshot } from '../contract/reading.ts';
+import type { WaterDay } from '../contract/irrigation.ts';
 import type { ControlService } from '../devices/control-service.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Discovery } from './discovery.ts';
@@ -28,6 +29,8 @@ export interface BridgeDeps {
   acceptCommands?: boolean;
   listDevices: () => Device[];
   snapshot: () => SensorSnapshot;
+  /** A pump's water today (retained on `devices/<deviceId>/water` after each of its switches). */
+  waterToday?: (deviceId: string) => WaterDay | null;
   logger: Logger;
   /** Wall-clock timers: input rates and the birth debounce are network time, whatever the simulator's clock does. */
   timers: Clock;
@@ -182,6 +185,10 @@ export class MqttBridge {
       this.#retained(config.topic, config.payload);
     }
     this.#retained(topics.deviceState(device.deviceId), deviceStatePayload(device));
+    if (device.deviceType === 'WATER_PUMP') {
+      const water = this.#deps.waterToday?.(device.deviceId);
+      if (water) this.#retained(topics.deviceWater(device.deviceId), JSON.stringify(water));
+    }
   }
 
   /** An empty retained payload removes the config from Home Assistant and the state from the broker. */
@@ -195,6 +202,7 @@ export class MqttBridge {
       this.#retained(cleared.topic, '');
     }
     this.#retained(topics.deviceState(deviceId), '');
+    if (deviceType === 'WATER_PUMP') this.#retained(topics.deviceWater(deviceId), '');
   }
 
   #publishAlert(event: 'newAlert' | 'alertResolved', alert: Alert): void {

@@ -1,3 +1,4 @@
+import type { WaterDay } from '../contract/irrigation.ts';
 import { randomBytes } from 'node:crypto';
 import { SystemClock, type Clock } from '../../common/clock.ts';
 import { packageVersion } from '../package-root.ts';
@@ -27,6 +28,8 @@ export interface MqttUses {
   control: Pick<ControlService, 'control'>;
   listDevices: () => Device[];
   snapshot: () => SensorSnapshot;
+  /** A pump's water today, published after each of its switches; absent: no water topic. */
+  waterToday?: (deviceId: string) => WaterDay | null;
   /** Wall-clock timers for reconnect back-off (default: the system clock). */
   timers?: Clock;
   /** `mqtt.connect` (default: the mqtt package, imported only when the bridge is enabled). */
@@ -145,6 +148,7 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
         acceptCommands: commandsIgnored === null,
         listDevices: topicSafeDevices,
         snapshot: uses.snapshot,
+        waterToday: uses.waterToday,
         logger,
         timers,
       });

@@ -35,6 +35,11 @@ export class Topics {
     return `${this.root}/devices/${deviceId}/state`;
   }
 
+  /** Retained JSON of a pump's water today `{ date, pulses, runSeconds, litres }` (docs/irrigation.md). */
+  deviceWater(deviceId: string): string {
+    return `${this.root}/devices/${deviceId}/water`;
+  }
+
   deviceCommand(deviceId: string): string {
     return `${this.root}/devices/${deviceId}/set`;
   }

@@ -9,6 +9,8 @@ import { ReadingsRepo } from './readings-repo.ts';
 import { sensorRoutes } from './routes.ts';
 import { SamplingLoop } from './sampling-loop.ts';
 import { MonotoneReadings } from '../time/monotone-readings.ts';
+import { CalibrationService } from './calibration/calibration-service.ts';
+import { calibrationRoutes } from './calibration/routes.ts';
 
 export interface SensorsFeature extends Feature {
   repo: ReadingsRepo;
@@ -36,8 +38,10 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
     onHeldBack: (sensorType, behindMs) =>
       logger.warn({ sensorType, behindSeconds: Math.round(behindMs / 1000) }, 'the clock is behind the newest stored reading: storing resumes once it passes it'),
   });
+  // Calibration from the dashboard applies from the next read on; history keeps what was read.
+  const calibration = new CalibrationService({ db: ctx.database.db, clock, instances: ctx.config.sensorInstances, sensors: ctx.hardware.sensors });
   const sampler = new SamplingLoop({
-    sensors: ctx.hardware.sensors,
+    sensors: calibration.wrap(ctx.hardware.sensors),
     repo: monotone,
     bus: ctx.bus,
     settings: ctx.settings,
@@ -62,6 +66,7 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
       // Any write on the gateway's connection (total_changes) or another's (data_version) is a new version.
       const versions = ctx.database.sqlite.prepare('SELECT total_changes()').pluck();
       const dataVersion = () => (versions.get() as number) * 1_000 + (ctx.database.sqlite.pragma('data_version', { simple: true }) as number);
+      await api.register(calibrationRoutes, { prefix: '/sensors/calibration', calibration });
       await api.register(sensorRoutes, { prefix: '/sensors', repo, latest: (id) => batches.latest(id), clock, historyReady, dataVersion, ppfdPerLux: ctx.config.light.ppfdPerLux, sampler });
     },
     start: () => {

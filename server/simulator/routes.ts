@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Envelope, FailureEnvelope } from '../contract/common.ts';
-import { SimulatorFaultBody, SimulatorState, SimulatorTankBody } from '../contract/simulator.ts';
+import { SimulatorFaultBody, SimulatorSoilBody, SimulatorState, SimulatorTankBody } from '../contract/simulator.ts';
 import { requireRole } from '../auth/guard.ts';
 import { ok } from '../http/reply.ts';
 import type { SimulatorControl } from './simulator-control.ts';
@@ -26,5 +26,9 @@ export async function simulatorRoutes(fastify: FastifyInstance, options: { contr
 
   app.post('/tank', { schema: { body: SimulatorTankBody, response: { 200: StateReply, ...failures } }, ...admin }, async (request) =>
     ok(control.setTankLevel(request.body.levelCm), `Tank set to ${request.body.levelCm} cm`),
+  );
+
+  app.post('/soil', { schema: { body: SimulatorSoilBody, response: { 200: StateReply, ...failures } }, ...admin }, async (request) =>
+    ok(control.setSoilMoisture(request.body.moisturePct), `Soil set to ${request.body.moisturePct} %`),
   );
 }

@@ -69,4 +69,10 @@ export class SimulatorControl {
     this.simulator.setTankLevelCm(levelCm);
     return this.state();
   }
+
+  /** The bed's true soil moisture (0-100 %, the schema's range); the probe reads it with its noise. */
+  setSoilMoisture(moisturePct: number): SimulatorState {
+    this.simulator.setSoilMoisture(moisturePct);
+    return this.state();
+  }
 }

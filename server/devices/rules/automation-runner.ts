@@ -11,6 +11,7 @@ import type { ControlService } from '../control-service.ts';
 import type { DevicesRepo } from '../devices-repo.ts';
 import { evaluateRules, type RuleDecision } from './engine.ts';
 import type { Site } from './schedule.ts';
+import type { IrrigationRunner } from '../irrigation/irrigation-runner.ts';
 import type { WindowSafePosition } from '../../contract/climate.ts';
 import type { ClimateTargets } from '../../climate/targets.ts';
 
@@ -25,6 +26,8 @@ export interface AutomationDeps {
   site: () => Site | null;
   /** False while the wall clock is not synchronised (schedules keep their devices off). Default: true. */
   clockSynchronised?: () => boolean;
+  /** Runs the pumps that have an irrigation program (they follow it instead of the threshold rules). */
+  irrigation?: IrrigationRunner;
   /** The climate program's targets now and the window's safe position (docs/climate.md); absent: no programs. */
   climate?: { targetsNow(): ClimateTargets | null; windowSafePosition(): WindowSafePosition };
 }
@@ -89,6 +92,11 @@ export class AutomationRunner {
     await this.#queue.idle();
   }
 
+  /** Asks for an evaluation of the newest readings now (a timer of a program ended between ticks). */
+  wake(): void {
+    this.#schedule();
+  }
+
   /** Completes when the evaluations queued so far are done (tests, shutdown). */
   idle(): Promise<void> {
     return this.#queue.idle();
@@ -124,8 +132,14 @@ export class AutomationRunner {
     for (const device of repo.listPlain()) {
       if (!device.autoMode) {
         this.#releaseLoss(device, 'auto mode switched off');
+        await this.deps.irrigation?.release(device);
         continue;
       }
+      if (device.deviceType === 'WATER_PUMP' && device.automationRules.irrigation && this.deps.irrigation) {
+        await this.deps.irrigation.evaluate(device, snapshot, faultedFields);
+        continue;
+      }
+      await this.deps.irrigation?.release(device);
       const isOn = isOnStatus(device.status);
       const decision = evaluateRules({
         device: { ...device, isOn, sinceMs: repo.lastSwitchedAtMs(device.deviceId) },

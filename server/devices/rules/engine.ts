@@ -91,7 +91,7 @@ const FIELD_WORDS: Partial<Record<SensorField, string>> = {
 const wordsFor = (field: SensorField) => FIELD_WORDS[field] ?? field;
 
 /** Why a field's input is lost (faulted, missing, stale), or null when it is fresh. */
-function lossOf(field: SensorField, input: RuleInput): string | null {
+export function lossOf(field: SensorField, input: Pick<RuleInput, 'snapshot' | 'faultedFields' | 'nowMs'>): string | null {
   const value = input.snapshot?.values[field] ?? null;
   const readAt = input.snapshot?.readAt[field] ?? null;
   const readAtMs = readAt === null ? NaN : Date.parse(readAt);
@@ -144,7 +144,7 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /** True when the device has anything for auto mode to follow: a threshold rule, a schedule or the climate program. */
 export function hasAutomation(rules: AutomationRules): boolean {
-  return configuredRules(rules).length > 0 || rules.schedule !== null || Boolean(rules.follow);
+  return configuredRules(rules).length > 0 || rules.schedule !== null || Boolean(rules.follow) || Boolean(rules.irrigation);
 }
 
 export function evaluateRules(input: RuleInput): RuleDecision {

@@ -10,6 +10,7 @@ import type { ClimateProgram } from '../../contract/climate.ts';
 import { sensorsFor } from './preview.ts';
 import type { Site } from './schedule.ts';
 import { checkOffAt, mergeRules } from './off-at.ts';
+import { checkIrrigation } from '../irrigation/validate.ts';
 
 /** Previews running at once: each is a worker thread (its own V8 heap, ~10 MB) and a share of the core. */
 export interface PreviewLimits {
@@ -109,11 +110,12 @@ export class PreviewService {
     const rules: AutomationRules = mergeRules(device.automationRules, changes);
     if (rules.schedule) this.deps.checkSchedule(rules.schedule);
     checkOffAt(rules);
+    checkIrrigation(rules.irrigation, device.deviceType);
     const { deviceSettings, systemSettings } = settings.get();
     const toMs = clock.now();
     return {
       deviceId,
-      device: { deviceType: device.deviceType, powerW: device.powerConsumption, sensorLossAction: device.sensorLossAction, sensorLossDutyPct: device.sensorLossDutyPct },
+      device: { deviceType: device.deviceType, powerW: device.powerConsumption, sensorLossAction: device.sensorLossAction, sensorLossDutyPct: device.sensorLossDutyPct, flowLitresPerMinute: device.flowLitresPerMinute ?? null },
       rules,
       deviceSettings,
       site: this.deps.site(),

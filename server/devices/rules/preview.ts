@@ -6,11 +6,12 @@ import { evaluateRules } from './engine.ts';
 import type { FaultInterval, RecordedReading } from './recorded-history.ts';
 import { configuredRules, shapeOf } from './rule-kinds.ts';
 import type { Site } from './schedule.ts';
+import { IrrigationReplay } from '../irrigation/replay.ts';
 import type { ClimateProgram } from '../../contract/climate.ts';
 import { targetsAt, type PlacedDays } from '../../climate/targets.ts';
 
 export interface ReplayInput {
-  device: { deviceType: DeviceType; powerW: number; sensorLossAction: SensorLossAction; sensorLossDutyPct: number | null };
+  device: { deviceType: DeviceType; powerW: number; sensorLossAction: SensorLossAction; sensorLossDutyPct: number | null; flowLitresPerMinute?: number | null };
   rules: AutomationRules;
   deviceSettings: DeviceSettings;
   site: Site | null;
@@ -30,6 +31,8 @@ export interface ReplayInput {
 /** The sensors whose readings a replay of these rules needs; every sensor for a schedule-only device (its tick times). */
 export function sensorsFor(rules: AutomationRules, deadband: DeviceSettings['deadband'], deviceType?: DeviceType): SensorType[] {
   const fields = new Set(configuredRules(rules).map((rule) => shapeOf(rule, deadband).field));
+  // An irrigation program reads the soil and the tank (docs/irrigation.md).
+  if (rules.irrigation && deviceType === 'WATER_PUMP') fields.add('soilMoisture').add('waterLevel');
   if (fields.size === 0) return [...SENSOR_TYPES];
   // A heater needs the air temperature whatever its rules (the engine's no-blind-heater rule).
   if (deviceType === 'HEATER') fields.add('temperature');
@@ -65,6 +68,9 @@ export class Replay {
   #nextFault = 0;
   #tickStartMs = -Infinity;
   #tickEndMs: number | null = null;
+  /** A pump with an irrigation program follows it instead of the threshold rules, as it does live. */
+  readonly #irrigation: IrrigationReplay | null;
+  #pulses = 0;
   /** A roof window's opening as replayed (0-100). */
   #openPct: number;
   /** The program's periods placed per local day, computed once per day of the replay. */
@@ -81,6 +87,10 @@ export class Replay {
     this.#timeline = [{ at: new Date(input.fromMs).toISOString(), status: statusFor(input.device.deviceType, this.#on), reason: 'state at the start of the window' }];
     // The moments a sensor was declared faulted: the live runner evaluates at once then.
     this.#faultStarts = input.faults.map((f) => f.fromMs).filter((ms) => ms >= input.fromMs && ms <= input.toMs).sort((a, b) => a - b);
+    const program = input.device.deviceType === 'WATER_PUMP' ? input.rules.irrigation : null;
+    this.#irrigation = program
+      ? new IrrigationReplay({ program, tankLowLevelCm: input.deviceSettings.tankLowLevelCm, site: input.site, initialOn: this.#on, fromMs: input.fromMs })
+      : null;
   }
 
   /** Folds readings in time order, evaluating once per sampling tick. */
@@ -105,12 +115,25 @@ export class Replay {
   finish(): AutomationPreview {
     this.#flushTick();
     while (this.#nextFault < this.#faultStarts.length) this.#evaluateAt(this.#faultStarts[this.#nextFault++]!);
-    const onSeconds = this.#onSeconds + (this.#on ? (this.#input.toMs - this.#lastAtMs) / 1000 : 0);
+    const { toMs } = this.#input;
+    for (const s of this.#irrigation?.finish(toMs, this.#snapshot, this.#faultedAt(toMs)) ?? []) this.#switch(s.atMs, s.on, s.reason);
+    const onSeconds = this.#onSeconds + (this.#on ? (toMs - this.#lastAtMs) / 1000 : 0);
+    const flow = this.#input.device.flowLitresPerMinute ?? null;
     return {
       switches: this.#timeline.length - 1,
       onSeconds: Math.round(onSeconds),
       energyWh: Math.round(((onSeconds * this.#input.device.powerW) / 3600) * 10) / 10,
       timeline: this.#timeline,
+      ...(this.#irrigation
+        ? {
+            irrigation: {
+              pulses: this.#pulses,
+              runSeconds: Math.round(onSeconds),
+              litres: flow === null ? null : Math.round((onSeconds / 60) * flow * 100) / 100,
+              noEffectCycles: this.#irrigation.noEffectCycles,
+            },
+          }
+        : {}),
     };
   }
 
@@ -127,6 +150,10 @@ export class Replay {
   }
 
   #evaluateAt(nowMs: number): void {
+    if (this.#irrigation) {
+      for (const s of this.#irrigation.evaluate(nowMs, this.#snapshot, this.#faultedAt(nowMs))) this.#switch(s.atMs, s.on, s.reason);
+      return;
+    }
     const { device, rules, climate } = this.#input;
     const decision = evaluateRules({
       device: { deviceType: device.deviceType, autoMode: true, automationRules: rules, sensorLossAction: device.sensorLossAction, sensorLossDutyPct: device.sensorLossDutyPct, isOn: this.#on, sinceMs: this.#sinceMs, openPct: this.#openPct },
@@ -149,11 +176,16 @@ export class Replay {
     }
     if ((decision.desired === 'on') === this.#on) return;
     this.#openPct = decision.desired === 'on' ? (decision.openPct ?? 100) : 0;
+    this.#switch(nowMs, decision.desired === 'on', decision.reason);
+  }
+
+  #switch(nowMs: number, on: boolean, reason: string): void {
     if (this.#on) this.#onSeconds += (nowMs - this.#lastAtMs) / 1000;
+    if (on) this.#pulses++;
     this.#lastAtMs = nowMs;
-    this.#on = decision.desired === 'on';
+    this.#on = on;
     this.#sinceMs = nowMs;
-    this.#timeline.push({ at: new Date(nowMs).toISOString(), status: statusFor(device.deviceType, this.#on), reason: decision.reason });
+    this.#timeline.push({ at: new Date(nowMs).toISOString(), status: statusFor(this.#input.device.deviceType, on), reason });
   }
 }
 

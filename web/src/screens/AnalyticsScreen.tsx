@@ -16,6 +16,9 @@ import { EnvironmentalTrends } from './sensors/EnvironmentalTrends.tsx';
 // The shared trends chart's tooltip styles live with the Sensors screen.
 import './sensors/sensors.css';
 import './analytics/analytics.css';
+import { useDevices } from '../api/queries.ts';
+import { WaterPerDay } from './devices/irrigation/WaterPerDay.tsx';
+import './devices/irrigation/irrigation.css';
 
 export function AnalyticsScreen() {
   const [hours, setHours] = useState(24);
@@ -29,6 +32,9 @@ export function AnalyticsScreen() {
   const hourly = hourlyQuery.data ?? [];
   const history = historyQuery.readings;
   const devices = devicesQuery.data ?? null;
+  // Water per day follows the range in whole days (at least one, at most the 90 the gateway answers).
+  const pumps = (useDevices().data ?? []).filter((d) => d.deviceType === 'WATER_PUMP');
+  const waterDays = Math.min(90, Math.max(1, Math.ceil(hours / 24)));
 
   async function exportReport() {
     setExporting(true);
@@ -93,6 +99,13 @@ export function AnalyticsScreen() {
           <DevicePerformance stats={devices} />
         </QueryGate>
       </div>
+      {pumps.length > 0 && (
+        <div className="water-section">
+          {pumps.map((pump) => (
+            <WaterPerDay key={pump.deviceId} pump={pump} days={waterDays} />
+          ))}
+        </div>
+      )}
     </div>
   );
 }

@@ -26,6 +26,8 @@ import { controlActionFor, GROUPS, isActive } from './devices/device-ui.ts';
 import { QuickActions } from './devices/QuickActions.tsx';
 import { LostSensorsNotice } from './devices/LostSensorsNotice.tsx';
 import './devices/devices.css';
+import { WaterPerDay } from './devices/irrigation/WaterPerDay.tsx';
+import './devices/irrigation/irrigation.css';
 
 export function DevicesScreen() {
   const devicesQuery = useDevices();
@@ -180,6 +182,16 @@ export function DevicesScreen() {
             </section>
           );
         })}
+        </div>
+      )}
+
+      {known && devices.some((d) => d.deviceType === 'WATER_PUMP') && (
+        <div className="water-section">
+          {devices
+            .filter((d) => d.deviceType === 'WATER_PUMP')
+            .map((pump) => (
+              <WaterPerDay key={pump.deviceId} pump={pump} />
+            ))}
         </div>
       )}
 

@@ -7,6 +7,7 @@ import { toast } from '../components/toast/index.ts';
 import { useAuth } from '../auth/AuthProvider.tsx';
 import { useHardwareMode } from '../api/automation.ts';
 import { ConnectionBanner } from './overview/ConnectionBanner.tsx';
+import { CalibrationTab } from './settings/CalibrationTab.tsx';
 import { ChannelsTab } from './settings/ChannelsTab.tsx';
 import { DeviceSafetyTab } from './settings/DeviceSafetyTab.tsx';
 import { NotificationsTab } from './settings/NotificationsTab.tsx';
@@ -31,10 +32,11 @@ const TABS = [
   { id: 'simulator', label: 'Simulator' },
   { id: 'users', label: 'Users' },
   { id: 'channels', label: 'Alert Channels' },
+  { id: 'calibration', label: 'Calibration' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 /** Tabs only an admin sees: the server answers 403 to anyone else. */
-const ADMIN_TABS: readonly TabId[] = ['users', 'channels'];
+const ADMIN_TABS: readonly TabId[] = ['users', 'channels', 'calibration'];
 
 export function SettingsScreen() {
   // ?tab=users: the header's access-request badge opens the Users tab directly.
@@ -76,6 +78,7 @@ export function SettingsScreen() {
         {tab === 'simulator' && <SimulatorTab />}
         {tab === 'users' && isAdmin(user) && <UsersTab />}
         {tab === 'channels' && isAdmin(user) && <ChannelsTab />}
+        {tab === 'calibration' && isAdmin(user) && <CalibrationTab />}
       </section>
     </div>
   );

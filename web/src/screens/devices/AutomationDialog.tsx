@@ -21,6 +21,10 @@ import { ruleLabel, rulesFromTexts, textsFromRules, type RuleTexts } from './aut
 import { RULE_SHAPES, ruleStatements, ruleVerb, scheduleStatement } from './automation/rule-text.ts';
 import { FollowProgram, followFormOf, followRules, type FollowForm } from './automation/FollowProgram.tsx';
 import './automation/automation.css';
+import { IrrigationEditor } from './irrigation/IrrigationEditor.tsx';
+import { flowFromForm, formFromProgram, programFromForm, type IrrigationForm } from './irrigation/irrigation-form.ts';
+import { saveFlow } from '../../api/irrigation.ts';
+import './irrigation/irrigation.css';
 
 /** The 10-minute cycle of sensor-loss duty (server/contract/device.ts SENSOR_LOSS_DUTY_CYCLE_MS). */
 const DUTY_CYCLE_MIN = 10;
@@ -33,6 +37,7 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
   const [lossAction, setLossAction] = useState<SensorLossAction>(device.sensorLossAction);
   const [followForm, setFollowForm] = useState<FollowForm>(() => followFormOf(device.automationRules));
   const [dutyText, setDutyText] = useState(device.sensorLossDutyPct === null ? '30' : String(device.sensorLossDutyPct));
+  const [irrigationForm, setIrrigationForm] = useState<IrrigationForm>(() => formFromProgram(device.automationRules.irrigation, device.flowLitresPerMinute));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const commands = useDeviceCommands();
@@ -45,20 +50,32 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
 
   const schedule = scheduleFromForm(scheduleForm);
   const bands = rulesFromTexts(device, fields, texts, unit, RULE_LABELS);
-  const rules: AutomationRules | string = typeof bands === 'string' ? bands : typeof schedule === 'string' ? schedule : { ...bands, schedule, ...followRules(followForm) };
+  // Pumps only: the irrigation program rides with the rules (null switches it off).
+  const isPump = device.deviceType === 'WATER_PUMP';
+  const program = isPump ? programFromForm(irrigationForm) : null;
+  const flow = isPump ? flowFromForm(irrigationForm) : null;
+  const rules: AutomationRules | string =
+    typeof bands === 'string'
+      ? bands
+      : typeof schedule === 'string'
+        ? schedule
+        : typeof program === 'string'
+          ? program
+          : { ...bands, schedule, ...followRules(followForm), ...(isPump ? { irrigation: program } : {}) };
   const duty = lossAction === 'duty' ? Number(dutyText) : null;
   const dutyProblem = duty !== null && (dutyText.trim() === '' || !Number.isFinite(duty) || duty < 0 || duty > 100) ? 'Duty must be a number from 0 to 100 %' : null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const problem = typeof rules === 'string' ? rules : dutyProblem;
-    if (problem !== null || typeof rules === 'string') {
+    const problem = typeof rules === 'string' ? rules : typeof flow === 'string' ? flow : dutyProblem;
+    if (problem !== null || typeof rules === 'string' || typeof flow === 'string') {
       setError(problem);
       return;
     }
     setError(null);
     setBusy(true);
     try {
+      if (isPump && flow !== (device.flowLitresPerMinute ?? null)) await saveFlow(device.deviceId, flow);
       await commands.saveAutomation(device.deviceId, rules, autoMode, { sensorLossAction: lossAction, sensorLossDutyPct: duty });
       toast.success('Automation settings updated successfully');
       onClose();
@@ -120,6 +137,7 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
             );
           })}
         {autoMode && <p className="field-hint">Leave a threshold empty to disable that rule. The device turns on when any rule is met.</p>}
+        {autoMode && isPump && <IrrigationEditor form={irrigationForm} onChange={setIrrigationForm} program={program} flow={flow} />}
         {autoMode && <ScheduleEditor form={scheduleForm} onChange={setScheduleForm} schedule={schedule} site={site} />}
         {autoMode && (
           <div className="settings-pair">

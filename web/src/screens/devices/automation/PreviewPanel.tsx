@@ -91,6 +91,14 @@ function PreviewResult({ preview, fromMs, toMs }: { preview: AutomationPreview; 
       <p data-testid="preview-summary">
         {preview.switches} switch{preview.switches === 1 ? '' : 'es'} · {hoursOn.toFixed(1)} h on · {preview.energyWh.toFixed(0)} Wh
       </p>
+      {preview.irrigation && (
+        <p data-testid="preview-irrigation">
+          Irrigation: {preview.irrigation.pulses} pulse{preview.irrigation.pulses === 1 ? '' : 's'} · {Math.round(preview.irrigation.runSeconds)} s
+          {preview.irrigation.litres === null ? '' : ` · ${preview.irrigation.litres.toFixed(1)} L`}
+          {preview.irrigation.noEffectCycles > 0 &&
+            ` · ${preview.irrigation.noEffectCycles} cycle(s) ended at the pulse limit; the recorded soil did not get this water, so live each would have checked for a rise`}
+        </p>
+      )}
       <p className="field-hint">Replayed over the recorded readings with the same deadbands, minimum times and schedule; safety cut-offs are not replayed.</p>
     </div>
   );
