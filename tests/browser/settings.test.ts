@@ -101,15 +101,16 @@ describe('settings screen', () => {
     expect((await apiSettings()).alertThresholds.temperature.high).toBe(35);
   });
 
-  it('System: saves retention, interval, backup and maintenance mode', async () => {
+  it('System: saves retention, interval, escalation, backup and maintenance mode', async () => {
     const page = await openSettings(admin, 'System');
     await page.getByText('Disable device control for maintenance').waitFor();
     await page.getByLabel('Data Retention (days)').fill('14');
     await page.getByLabel('Update Interval (seconds)').fill('10');
+    await page.getByLabel('Resend unacknowledged CRITICAL after (minutes)').fill('30');
     await page.getByLabel('Automatic backup').uncheck();
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await toasts(page).filter({ hasText: 'System settings updated successfully' }).waitFor();
-    expect((await apiSettings()).systemSettings).toEqual({ dataRetentionDays: 14, updateInterval: 10, autoBackup: false, maintenanceMode: false, site: null });
+    expect((await apiSettings()).systemSettings).toEqual({ dataRetentionDays: 14, updateInterval: 10, escalateAfterMinutes: 30, autoBackup: false, maintenanceMode: false, site: null });
     await page.getByLabel('Update Interval (seconds)').fill('0');
     await page.getByRole('button', { name: 'Save Settings' }).click();
     // The session.browser's own min=1 check stops the form; nothing reaches the session.server.
