@@ -23,7 +23,14 @@ export function httpClient(baseUrl: string) {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const send = () => fetch(`${baseUrl}${path}`, { method, headers, body });
+    // A kept-alive socket the server closed as idle just as fetch reused it resets (a known race of HTTP
+    // keep-alive, most likely right after a test held the loop). A GET changes nothing: send it again once,
+    // as browsers do. Anything else fails as it would for a client.
+    const response = await send().catch((err: Error & { cause?: { code?: string } }) => {
+      if (method === 'GET' && (err.cause?.code === 'ECONNRESET' || err.cause?.code === 'UND_ERR_SOCKET')) return send();
+      throw err;
+    });
     const text = await response.text();
     let parsed: unknown = text;
     try {
