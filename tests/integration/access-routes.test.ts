@@ -25,7 +25,16 @@ const SELF_SERVICE = new Set([
   'POST /api/auth/change-password',
 ]);
 /** POSTs that change nothing (docs/decisions.md: the rule preview replays history, touching nothing): open to every account. */
-const READ_ONLY_POSTS = new Set(['POST /api/devices/:greenhouseId|:deviceId/automation/preview']);
+/**
+ * Mutating routes a viewer may call: a preview changes nothing, and a phone's own alert subscription
+ * (docs/https.md) is the viewer's own, like its profile. A pending account may call none of them.
+ */
+const OPEN_TO_VIEWERS = new Set([
+  'POST /api/devices/:greenhouseId|:deviceId/automation/preview',
+  'POST /api/push/subscriptions',
+  'DELETE /api/push/subscriptions',
+  'POST /api/push/test',
+]);
 /** Routes only an admin may call (docs/decisions.md, Users and roles); the rest of the mutating ones need an operator. */
 const ADMIN_ONLY = [/^\/api\/users/, /^\/api\/settings\/:greenhouseId\/(system|devices|reset)$/, /^\/api\/simulator/];
 
@@ -79,7 +88,7 @@ describe('who may change what', () => {
         const before = databaseChecksum(gw);
         const res = await http.request(route.method, fill(route.url), { token, ...(route.method === 'DELETE' ? {} : { body: {} }) });
         // A pending account may not even preview (access-first-run-sessions.test.ts): everything is 403 to it.
-        if (who === 'viewer' && READ_ONLY_POSTS.has(`${route.method} ${route.url}`)) {
+        if (who === 'viewer' && OPEN_TO_VIEWERS.has(`${route.method} ${route.url}`)) {
           expect(res.status, `${route.method} ${route.url}`).toBeLessThan(500);
         } else {
           expect(res.status, `${route.method} ${route.url}`).toBe(403);
