@@ -37,10 +37,16 @@ export function closeObjects(schema: unknown): unknown {
  * coerced to the declared types.
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
-  const strict = makeAjv({ coerceTypes: false });
-  const coercing = makeAjv({ coerceTypes: 'array' });
+  // Made at the first compile, not at start: each Ajv compiles its meta-schemas and formats when built,
+  // start-up time on a Pi core, and route schemas themselves compile on first request anyway.
+  let strict: Ajv | undefined;
+  let coercing: Ajv | undefined;
   return ({ schema, httpPart }) => {
-    if (httpPart === 'body') return strict.compile(closeObjects(schema) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+    if (httpPart === 'body') {
+      strict ??= makeAjv({ coerceTypes: false });
+      return strict.compile(closeObjects(schema) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+    }
+    coercing ??= makeAjv({ coerceTypes: 'array' });
     return coercing.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
   };
 }
