@@ -75,7 +75,7 @@ async function send(method: string, path: string, body: unknown, options: Reques
       (payload && typeof payload === 'object' && typeof (payload as { message?: unknown }).message === 'string'
         ? (payload as { message: string }).message || null
         : null);
-    if (response.status === 401 && token) signalUnauthorized();
+    if (response.status === 401 && token) signalUnauthorized(token);
     throw new ApiError(serverMessage ?? SERVER_ERROR, response.status, payload, serverMessage);
   }
   return response;

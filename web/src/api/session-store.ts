@@ -43,8 +43,36 @@ export function onUnauthorized(handler: (() => void) | null): void {
   unauthorizedHandler = handler;
 }
 
-export function signalUnauthorized(): void {
-  clearSession();
-  if (unauthorizedHandler) unauthorizedHandler();
-  else if (location.pathname !== '/login') location.assign('/login');
+/** The settling of a call that is replacing the token (password change, Extend Session), if one is running. */
+let tokenChange: Promise<void> | null = null;
+
+/**
+ * Runs a call that replaces the session's token. The gateway revokes the old token while it answers
+ * (and closes the websocket opened with it, 4401), so a refusal of the old token may arrive before the
+ * new one is stored: while such a call runs, a refusal waits for it to settle, then counts only if it
+ * was about the token still in use.
+ */
+export function replacingToken<T>(call: Promise<T>): Promise<T> {
+  const settled = call.then(
+    () => undefined,
+    () => undefined,
+  );
+  tokenChange = settled;
+  void settled.then(() => {
+    if (tokenChange === settled) tokenChange = null;
+  });
+  return call;
+}
+
+/** `rejectedToken`: the token the refused request or socket used; a newer session is not signed out for it. */
+export function signalUnauthorized(rejectedToken: string): void {
+  const decide = () => {
+    if (getToken() !== rejectedToken) return;
+    clearSession();
+    if (unauthorizedHandler) unauthorizedHandler();
+    else if (location.pathname !== '/login') location.assign('/login');
+  };
+  // After the replacing call's own continuation (which stores the new token) has run: a macrotask later.
+  if (tokenChange) void tokenChange.then(() => setTimeout(decide, 0));
+  else decide();
 }

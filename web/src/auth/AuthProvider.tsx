@@ -6,7 +6,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { useQueryClient } from '@tanstack/react-query';
 import type { PublicUser, Role, Session } from '../../../server/contract/user.ts';
 import { api, ApiError, errorMessage, type Envelope } from '../api/client.ts';
-import { clearSession, getStoredUser, getToken, onUnauthorized, saveSession, saveUser } from '../api/session-store.ts';
+import { clearSession, getStoredUser, getToken, onUnauthorized, replacingToken, saveSession, saveUser } from '../api/session-store.ts';
 import { toast } from '../components/toast/index.ts';
 
 export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
@@ -152,7 +152,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const refresh = useCallback(async () => {
     try {
-      const envelope = await api.request<Partial<Session>>('POST', '/api/auth/refresh');
+      const envelope = await replacingToken(api.request<Partial<Session>>('POST', '/api/auth/refresh'));
       startSession(sessionFrom(envelope));
       return true;
     } catch (err) {

@@ -61,7 +61,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           }
         }
       },
-      onUnauthorized: signalUnauthorized,
+      onUnauthorized: () => signalUnauthorized(token),
       onProblem: (kind, reason) => {
         toast.error(`Connection ${kind === 'lost' ? 'lost' : 'failed'}: ${reason}`, { key: 'realtime' });
         // Find out at once whether the gateway itself is gone, rather than at the next 15 s poll.

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Session } from '../../../../server/contract/user.ts';
 import { api } from '../../api/client.ts';
+import { replacingToken } from '../../api/session-store.ts';
 import { useAuth } from '../../auth/AuthProvider.tsx';
 import { toast } from '../../components/toast/index.ts';
 import { useAction } from './hooks.ts';
@@ -25,7 +26,7 @@ export function SecurityTab() {
       async () => {
         const { currentPassword, newPassword } = form;
         // The answer's token replaces ours: the change revoked every token issued before it.
-        adoptSession(await api.put<Session>('/api/auth/password', { currentPassword, newPassword }));
+        adoptSession(await replacingToken(api.put<Session>('/api/auth/password', { currentPassword, newPassword })));
         setForm(EMPTY);
       },
       'Password updated successfully',
