@@ -2,6 +2,13 @@
 // `cpu.cfs_quota_us` / `cpu.cfs_period_us` = 1250 / 10000 µs, i.e. 12.5 % of one core (one Cortex-A53
 // of a Pi Zero 2 W or Pi 3 is about 1/8 of a core of these machines; docs/performance.md). Needs root
 // and the v1 controller mounted at /sys/fs/cgroup/cpu.
+//
+// One core means one CPU as well: the process is pinned to a single CPU (taskset). Unpinned, its threads
+// spread over this machine's CPUs and share the one quota across them; the kernel hands the quota out
+// in slices of `sched_cfs_bandwidth_slice_us` (5 ms, more than the 1.25 ms period's whole quota), so a
+// worker busy on another CPU takes the period's time before the main thread asks for any, whatever
+// their priorities: nice only orders threads that wait for the same CPU. That is no Pi: on one core the
+// scheduler weighs the nice-19 worker against the event loop; on a real four-core Pi they do not meet.
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -24,14 +31,21 @@ export function piCoreAvailable(): boolean {
   return existsSync(join(CPU_CONTROLLER, 'cpu.cfs_quota_us')) && process.getuid?.() === 0;
 }
 
-export function createCpuQuota(name: string, quotaUs = PI_CORE_QUOTA_US, periodUs = PI_CORE_PERIOD_US): CpuQuota {
+/** `cpus`: the CPU list the process is pinned to (taskset's form, "0"), or null to leave it unpinned. */
+export function createCpuQuota(name: string, quotaUs = PI_CORE_QUOTA_US, periodUs = PI_CORE_PERIOD_US, cpus: string | null = '0'): CpuQuota {
   const dir = join(CPU_CONTROLLER, `${name}-${process.pid}`);
   mkdirSync(dir);
   writeFileSync(join(dir, 'cpu.cfs_period_us'), String(periodUs));
   writeFileSync(join(dir, 'cpu.cfs_quota_us'), String(quotaUs));
   return {
     dir,
-    wrap: (command) => ['/bin/sh', '-c', `echo $$ > ${join(dir, 'cgroup.procs')} && exec "$@"`, 'pi-core', ...command],
+    wrap: (command) => [
+      '/bin/sh',
+      '-c',
+      `echo $$ > ${join(dir, 'cgroup.procs')} && exec ${cpus === null ? '' : `taskset -c ${cpus} `}"$@"`,
+      'pi-core',
+      ...command,
+    ],
     throttledMs() {
       const stat = readFileSync(join(dir, 'cpu.stat'), 'utf8');
       return Number(/^throttled_time (\d+)/m.exec(stat)?.[1] ?? 0) / 1e6;

@@ -12,6 +12,7 @@
 //   BENCH_ONLY=idle                      cold start, the daily backup and the idle window only (bytes written)
 //   BENCH_ONLY=load                      no idle window: history, Last Week, previews, export, MQTT burst
 //   BENCH_QUOTA_ONLY=1                   the Pi-core run only (no full-speed baseline)
+//   BENCH_PI_CORE_CPUS=all               the quota over all CPUs instead of pinned to CPU 0 (bench/cpu-quota.ts says why not)
 //   BENCH_CPU_PROF=<dir>                 the gateway writes a V8 .cpuprofile there when it stops (where the time goes)
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -39,6 +40,7 @@ const ONLY_IDLE = process.env.BENCH_ONLY === 'idle';
 const SKIP_IDLE = ONLY_HISTORY || process.env.BENCH_ONLY === 'load';
 const QUOTA_ONLY = process.env.BENCH_QUOTA_ONLY === '1';
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
+const PI_CORE_CPUS = process.env.BENCH_PI_CORE_CPUS === 'all' ? null : (process.env.BENCH_PI_CORE_CPUS ?? '0');
 const DAY_S = 86_400;
 const MB = 1e6;
 
@@ -294,8 +296,8 @@ try {
   console.log('full speed (baseline) ...');
   const full = QUOTA_ONLY ? {} : await runOnce(template, broker, null);
   if (!piCoreAvailable()) throw new Error('the Pi-core run needs root and the cgroup v1 cpu controller at /sys/fs/cgroup/cpu');
-  quota = createCpuQuota('greenhouse-pi-core');
-  console.log(`Pi core (${quota.dir}: 1250 µs per 10000 µs) ...`);
+  quota = createCpuQuota('greenhouse-pi-core', undefined, undefined, PI_CORE_CPUS);
+  console.log(`Pi core (${quota.dir}: 1250 µs per 10000 µs, ${PI_CORE_CPUS === null ? 'all CPUs' : `CPU ${PI_CORE_CPUS}`}) ...`);
   const pi = await runOnce(template, broker, quota);
   console.log(`\nfigure                                  | full speed | Pi core (12.5 %) | Pi core / full`);
   for (const key of Object.keys({ ...full, ...pi })) {
