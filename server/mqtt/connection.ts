@@ -151,6 +151,10 @@ export class MqttConnection {
       // We reconnect ourselves, with back-off and a fresh client (see the class comment).
       reconnectPeriod: 0,
       resubscribe: false,
+      // mqtt-packet's default pre-builds a Buffer for each of the 65,536 two-byte numbers at the first
+      // packet: several MB of heap kept for the process's life and a start-up hold of the event loop
+      // (docs/performance.md, idle RSS). Our few packets a second build their two bytes as they go.
+      writeCache: false,
       will: { topic: statusTopic, payload: Buffer.from('offline'), qos: 1, retain: true },
     });
     this.#client = client;

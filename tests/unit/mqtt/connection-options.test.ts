@@ -1,0 +1,31 @@
+// What the gateway asks of mqtt.js when it dials the broker (server/mqtt/connection.ts).
+import { EventEmitter } from 'node:events';
+import type { IClientOptions, MqttClient } from 'mqtt';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { SystemClock } from '../../../common/clock.ts';
+import { MqttConnection } from '../../../server/mqtt/connection.ts';
+
+describe('dialling the broker', () => {
+  it("reconnects itself, leaves a retained 'offline' will, and keeps no pre-built number buffers", () => {
+    const dialled: IClientOptions[] = [];
+    const connection = new MqttConnection({
+      url: 'mqtt://127.0.0.1:1',
+      clientId: 'greenhouse-test-0001',
+      statusTopic: 'greenhouse/test/status',
+      eventLimit: 10,
+      connect: (_url, options) => {
+        dialled.push(options);
+        return Object.assign(new EventEmitter(), { endAsync: async () => {}, publish: () => {} }) as unknown as MqttClient;
+      },
+      timers: new SystemClock(),
+      logger: pino({ level: 'silent' }),
+    });
+    connection.open();
+    expect(dialled).toHaveLength(1);
+    expect(dialled[0]).toMatchObject({ reconnectPeriod: 0, clean: true, will: { topic: 'greenhouse/test/status', retain: true } });
+    // mqtt-packet's cache is 65,536 Buffers kept for the process's life (docs/performance.md, idle RSS).
+    expect(dialled[0]!.writeCache).toBe(false);
+    void connection.close();
+  });
+});
