@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startModuleWorker } from '../db/worker.ts';
+import { byCodePoint } from '../../common/code-point-order.ts';
 
 export const BACKUPS_DIR = 'backups';
 /** Essential backups kept (one a day: a week). */
@@ -52,7 +53,7 @@ export function listBackups(dir: string, kind?: BackupKind): string[] {
   } catch {
     return [];
   }
-  return names.filter((n) => (kind ? backupKindOf(n) === kind : BACKUP_NAME.test(n))).sort((a, b) => backupTimeMs(a)! - backupTimeMs(b)! || a.localeCompare(b));
+  return names.filter((n) => (kind ? backupKindOf(n) === kind : BACKUP_NAME.test(n))).sort((a, b) => backupTimeMs(a)! - backupTimeMs(b)! || byCodePoint(a, b));
 }
 
 function fsyncPath(path: string, flags: string): void {

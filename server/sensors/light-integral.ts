@@ -1,4 +1,5 @@
 import type { LightIntegralDay } from '../contract/reading.ts';
+import { byCodePoint } from '../../common/code-point-order.ts';
 
 /** The light level averaged per bucket (the 5-minute rollups), as the daily light integral folds it. */
 export interface LightBucket {
@@ -44,7 +45,7 @@ export function dailyLightIntegral(buckets: readonly LightBucket[], bucketMs: nu
     days.set(date, day);
   }
   return [...days.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
+    .sort(([a], [b]) => byCodePoint(a, b))
     .map(([date, day]) => ({
       date,
       dliMol: Math.round((day.micromol / 1e6) * 100) / 100,
