@@ -4,11 +4,9 @@
 // and the v1 controller mounted at /sys/fs/cgroup/cpu.
 //
 // One core means one CPU as well: the process is pinned to a single CPU (taskset). Unpinned, its threads
-// spread over this machine's CPUs and share the one quota across them; the kernel hands the quota out
-// in slices of `sched_cfs_bandwidth_slice_us` (5 ms, more than the 1.25 ms period's whole quota), so a
-// worker busy on another CPU takes the period's time before the main thread asks for any, whatever
-// their priorities: nice only orders threads that wait for the same CPU. That is no Pi: on one core the
-// scheduler weighs the nice-19 worker against the event loop; on a real four-core Pi they do not meet.
+// spread over this machine's CPUs and all draw on the one quota from each of them, which no Pi core
+// does; on one CPU the scheduler also weighs the nice-19 workers against the event loop as a single
+// core would. (Both forms gave the previews' figure within run-to-run noise: docs/performance.md.)
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
