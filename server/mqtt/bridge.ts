@@ -15,7 +15,8 @@ import { InputGuard, type DropReason, type InputLimits } from './input-guard.ts'
 import { allSensorsUpdate } from '../sensors/all-sensors-update.ts';
 import { QUANTITIES } from './quantities.ts';
 import type { MqttConnection } from './connection.ts';
-import { deviceStatePayload, parseCommand, type Topics } from './topics.ts';
+import { deviceStatePayload, parseCommand, windowPositionPayload, type Topics } from './topics.ts';
+import { isServo } from '../devices/actions.ts';
 
 export interface BridgeDeps {
   connection: MqttConnection;
@@ -154,7 +155,7 @@ export class MqttBridge {
           const config = discovery.device(device);
           this.#retained(config.topic, config.payload);
         }
-        this.#retained(topics.deviceState(device.deviceId), deviceStatePayload(device));
+        this.#publishStates(device);
       }
     }
   }
@@ -184,11 +185,18 @@ export class MqttBridge {
       const config = discovery.device(device);
       this.#retained(config.topic, config.payload);
     }
-    this.#retained(topics.deviceState(device.deviceId), deviceStatePayload(device));
+    this.#publishStates(device);
     if (device.deviceType === 'WATER_PUMP') {
       const water = this.#deps.waterToday?.(device.deviceId);
       if (water) this.#retained(topics.deviceWater(device.deviceId), JSON.stringify(water));
     }
+  }
+
+  /** Its state, and for the roof window how far it is open. */
+  #publishStates(device: Device): void {
+    const { topics } = this.#deps;
+    this.#retained(topics.deviceState(device.deviceId), deviceStatePayload(device));
+    if (isServo(device.deviceType)) this.#retained(topics.devicePosition(device.deviceId), windowPositionPayload(device));
   }
 
   /** An empty retained payload removes the config from Home Assistant and the state from the broker. */
@@ -202,6 +210,7 @@ export class MqttBridge {
       this.#retained(cleared.topic, '');
     }
     this.#retained(topics.deviceState(deviceId), '');
+    if (deviceType && isServo(deviceType)) this.#retained(topics.devicePosition(deviceId), '');
     if (deviceType === 'WATER_PUMP') this.#retained(topics.deviceWater(deviceId), '');
   }
 

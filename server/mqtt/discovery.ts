@@ -93,6 +93,10 @@ export class Discovery {
         payload_stop: null,
         state_open: 'OPEN',
         state_closed: 'CLOSED',
+        // A climate program opens it in proportion (docs/climate.md): Home Assistant shows how far.
+        position_topic: this.#topics.devicePosition(device.deviceId),
+        position_open: 100,
+        position_closed: 0,
         icon: 'mdi:window-open-variant',
       });
     }

@@ -35,6 +35,11 @@ export class Topics {
     return `${this.root}/devices/${deviceId}/state`;
   }
 
+  /** Retained: how far the roof window is open, `0`-`100` (%), beside its OPEN/CLOSED state. */
+  devicePosition(deviceId: string): string {
+    return `${this.root}/devices/${deviceId}/position`;
+  }
+
   /** Retained JSON of a pump's water today `{ date, pulses, runSeconds, litres }` (docs/irrigation.md). */
   deviceWater(deviceId: string): string {
     return `${this.root}/devices/${deviceId}/water`;
@@ -65,6 +70,11 @@ export function deviceStatePayload(device: Device): string {
   const on = isOnStatus(device.status);
   if (isServo(device.deviceType)) return on ? 'OPEN' : 'CLOSED';
   return on ? 'ON' : 'OFF';
+}
+
+/** The roof window's opening for Home Assistant's cover position: 0 when closed, else its openPct (fully open without one). */
+export function windowPositionPayload(device: Device): string {
+  return isOnStatus(device.status) ? String(Math.round(device.openPct ?? 100)) : '0';
 }
 
 const COMMANDS: Record<string, ControlAction> = { ON: 'on', OFF: 'off', OPEN: 'open', CLOSE: 'close' };

@@ -110,8 +110,12 @@ describe('Home Assistant discovery', () => {
       payload_close: 'CLOSE',
       state_open: 'OPEN',
       state_closed: 'CLOSED',
+      position_topic: `${ROOT}/devices/window-1/position`,
+      position_open: 100,
+      position_closed: 0,
     });
     expect((await sub.next((m) => m.topic === `${ROOT}/devices/window-1/state`)).payload).toBe('CLOSED');
+    expect((await sub.next((m) => m.topic === `${ROOT}/devices/window-1/position`)).payload).toBe('0');
     expect((await sub.next((m) => m.topic === `${ROOT}/devices/fan-1/state`)).payload).toBe('OFF');
   });
 
@@ -163,6 +167,21 @@ describe('states', () => {
     const message = await on;
     expect(message.payload).toBe('ON');
     expect(message.retain).toBe(true);
+  });
+
+  it("publishes how far the roof window is open, as Home Assistant's cover position", async () => {
+    const { root: ROOT, gw, sub } = await setup();
+    await sub.next((m) => m.topic === `${ROOT}/devices/window-1/position` && m.payload === '0', 15_000, 'closed');
+    // A climate program opens it in proportion (the same control path, with openPct).
+    const opened = sub.nextNew((m) => m.topic === `${ROOT}/devices/window-1/position`, 15_000, 'opened to 40 %');
+    await gw.control.control({ deviceId: 'window-1', action: 'on', source: 'rule', actor: 'climate', openPct: 40 });
+    const position = await opened;
+    expect(position.payload).toBe('40');
+    expect(position.retain).toBe(true);
+    await sub.next((m) => m.topic === `${ROOT}/devices/window-1/state` && m.payload === 'OPEN', 15_000, 'state OPEN');
+    const closed = sub.nextNew((m) => m.topic === `${ROOT}/devices/window-1/position`, 15_000, 'closed again');
+    await gw.control.control({ deviceId: 'window-1', action: 'off', source: 'rule', actor: 'climate' });
+    expect((await closed).payload).toBe('0');
   });
 
   it('publishes alerts as events', async () => {
