@@ -142,7 +142,7 @@ export class MqttBridge {
    */
   async #publishAll(): Promise<void> {
     const run = ++this.#republish;
-    const { discovery, topics } = this.#deps;
+    const { discovery } = this.#deps;
     const devices = this.#deps.listDevices();
     for (const message of discovery?.configs([], this.#seen) ?? []) this.#retained(message.topic, message.payload);
     const snapshot = this.#deps.snapshot();
