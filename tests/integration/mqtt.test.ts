@@ -54,6 +54,12 @@ async function setup(mqtt: Record<string, unknown> = {}, greenhouseId = `house-$
 }
 
 const json = (payload: string) => JSON.parse(payload) as Record<string, any>;
+/**
+ * Two ticks stamped in the same millisecond: the second's readings are not stored (the readings table
+ * only moves forward in time, server/time/monotone-readings.ts). Back-to-back sampleNow calls on a fast
+ * machine can land in one millisecond, so each waits for the next.
+ */
+const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 2));
 
 describe('Home Assistant discovery', () => {
   it('announces every quantity, a switch per relay and a cover for the roof window, under one device per gateway', async () => {
@@ -286,6 +292,7 @@ describe('a broker that goes away', () => {
     // Sampling and control go on while the broker is gone: every tick stores its readings.
     for (let i = 0; i < 5; i++) {
       sensors.climate.value = { temperatureC: 20 + i, humidityPct: 60 };
+      await nextMillisecond();
       expect(await gw.sampler.sampleNow()).toMatchObject({ stored: 4, failedSensors: [] });
     }
     expect((await http.post('/api/devices/fan-1/control', { action: 'on' }, admin)).status).toBe(200);
@@ -323,6 +330,7 @@ describe('a broker that goes away', () => {
       }
       for (let i = 0; i < 3; i++) {
         sensors.climate.value = { temperatureC: 20 + i, humidityPct: 60 };
+        await nextMillisecond();
         expect(await gw.sampler.sampleNow()).toMatchObject({ stored: 4, failedSensors: [] });
       }
       const status = (await http.get('/api/health', admin)).body.data.mqtt;
