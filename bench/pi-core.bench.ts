@@ -13,6 +13,8 @@
 //   BENCH_ONLY=load                      no idle window: history, Last Week, previews, export, MQTT burst
 //   BENCH_QUOTA_ONLY=1                   the Pi-core run only (no full-speed baseline)
 //   BENCH_PI_CORE_CPUS=all               the quota over all CPUs instead of pinned to CPU 0 (bench/cpu-quota.ts says why not)
+//   BENCH_BACKGROUND_CORE=1              the worker threads (nice 19) on a second modelled core, as on a four-core Pi (bench/background-core.ts)
+//   BENCH_NODE_FLAGS="--flag ..."       node flags for the gateway (experiments: what a flag changes on the Pi core)
 //   BENCH_CPU_PROF=<dir>                 the gateway writes a V8 .cpuprofile there when it stops (where the time goes)
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -26,6 +28,7 @@ import { RollupWriter } from '../server/history/rollup-writer.ts';
 import { httpClient, type HttpClient } from '../tests/support/http.ts';
 import { GATEWAY_CREDENTIALS, startMosquitto, type Broker } from '../tests/support/mosquitto.ts';
 import { freePort } from '../tests/support/server-process.ts';
+import { watchBackgroundThreads, type BackgroundCore } from './background-core.ts';
 import { createCpuQuota, piCoreAvailable, type CpuQuota } from './cpu-quota.ts';
 import { sampleProc } from './proc-stats.ts';
 import { seedRawReadings } from './seed-readings.ts';
@@ -40,6 +43,8 @@ const ONLY_IDLE = process.env.BENCH_ONLY === 'idle';
 const SKIP_IDLE = ONLY_HISTORY || process.env.BENCH_ONLY === 'load';
 const QUOTA_ONLY = process.env.BENCH_QUOTA_ONLY === '1';
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
+const BACKGROUND_CORE = process.env.BENCH_BACKGROUND_CORE === '1';
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const PI_CORE_CPUS = process.env.BENCH_PI_CORE_CPUS === 'all' ? null : (process.env.BENCH_PI_CORE_CPUS ?? '0');
 const DAY_S = 86_400;
 const MB = 1e6;
@@ -74,7 +79,7 @@ interface Gateway {
 
 async function startGateway(dataDir: string, brokerUrl: string, quota: CpuQuota | null): Promise<Gateway> {
   const port = await freePort();
-  const command = [process.execPath, ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []), SERVER_ENTRY];
+  const command = [process.execPath, ...NODE_FLAGS, ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []), SERVER_ENTRY];
   const argv = quota ? quota.wrap(command) : command;
   const started = performance.now();
   const child = spawn(argv[0]!, argv.slice(1), {
@@ -91,7 +96,8 @@ async function startGateway(dataDir: string, brokerUrl: string, quota: CpuQuota 
       // As the unit runs it (systemd/greenhouse-gateway.service).
       MALLOC_ARENA_MAX: '2',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    // BENCH_GATEWAY_STDOUT=1 shows the gateway's standard output (with BENCH_NODE_FLAGS=--trace-gc, its collections).
+    stdio: ['ignore', process.env.BENCH_GATEWAY_STDOUT === '1' ? 'inherit' : 'ignore', 'pipe'],
   });
   let output = '';
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -196,6 +202,7 @@ async function runOnce(template: string, broker: Broker, quota: CpuQuota | null)
   cpSync(template, dataDir, { recursive: true });
   const gateway = await startGateway(dataDir, broker.url, quota);
   const figures: Figures = { 'cold start ms': gateway.coldStartMs };
+  const background: BackgroundCore | null = quota && BACKGROUND_CORE ? watchBackgroundThreads(gateway.pid, 'greenhouse-pi-core-2', '1') : null;
   try {
     const http = httpClient(gateway.url);
     const token = await signUp(http, dataDir);
@@ -204,8 +211,13 @@ async function runOnce(template: string, broker: Broker, quota: CpuQuota | null)
     if (!ONLY_IDLE) await historyFigures(gateway.url, http, token, figures);
     if (!ONLY_HISTORY && !ONLY_IDLE) await heavyFigures(gateway.pid, gateway.url, http, token, broker, figures);
     if (quota) figures['throttled by the quota s'] = quota.throttledMs() / 1000;
+    if (background) {
+      figures['threads on the background core'] = background.movedThreads();
+      figures['background core throttled s'] = background.throttledMs() / 1000;
+    }
   } finally {
     await gateway.stop();
+    background?.remove();
     rmSync(dataDir, { recursive: true, force: true });
   }
   return figures;

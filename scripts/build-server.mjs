@@ -6,6 +6,7 @@
 // (EXTERNAL_PACKAGES): native addons cannot be bundled, and the hardware packages must stay lazy
 // `await import()`s that simulator mode never loads.
 // Plain JS so it runs before anything is compiled; `npm run build` calls it after the dashboard build.
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
@@ -150,6 +151,8 @@ export async function buildServer({ quiet = false } = {}) {
   const mainOutfile = compiledPath(mainEntry);
   // The owner's recovery command (server/admin.ts, `npm run admin`) shares main's chunks.
   const adminEntry = join(ROOT, 'server', 'admin.ts');
+  // The generator of the routes' schema code (server/http/generate-schema-code.ts), run below, shares them too.
+  const generateSchemaCodeEntry = join(ROOT, 'server', 'http', 'generate-schema-code.ts');
   // The OnFailure unit's notifier (systemd/greenhouse-gateway-failure.service) shares them too.
   const notifyFailureEntry = join(ROOT, 'server', 'notify-failure.ts');
   const packageEntryPointsByName = packageEntryPoints(await bundledPackageImports(mainEntry, mainOutfile));
@@ -157,7 +160,7 @@ export async function buildServer({ quiet = false } = {}) {
   const [server] = await Promise.all([
     build({
       ...common,
-      entryPoints: { main: mainEntry, admin: adminEntry, 'notify-failure': notifyFailureEntry, ...packageEntryPointsByName },
+      entryPoints: { main: mainEntry, admin: adminEntry, 'notify-failure': notifyFailureEntry, 'generate-schema-code': generateSchemaCodeEntry, ...packageEntryPointsByName },
       outdir: dirname(mainOutfile),
       // Chunks sit beside main.js: compiledImportMetaUrl's paths are relative to that directory.
       splitting: true,
@@ -169,7 +172,19 @@ export async function buildServer({ quiet = false } = {}) {
   removeStaleChunks(dirname(mainOutfile), server.metafile);
   // The SQL migrations are applied at start from beside server/db/open.ts's compiled place.
   cpSync(join(ROOT, 'server', 'db', 'migrations'), join(ROOT, 'dist', 'server', 'db', 'migrations'), { recursive: true });
+  generateSchemaCode();
   return server.metafile;
+}
+
+/**
+ * Every route's validators and serializers as code generated once here, so the gateway never compiles a
+ * schema on its event loop (server/http/precompiled-schemas.ts): the compiled generator builds the app
+ * and writes them to dist/server/schemas/.
+ */
+function generateSchemaCode() {
+  const generator = join(ROOT, 'dist', 'server', 'generate-schema-code.js');
+  const result = spawnSync(process.execPath, [generator, join(ROOT, 'dist', 'server', 'schemas')], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`generating the routes' schema code failed:\n${result.stdout}${result.stderr}`);
 }
 
 /** Builds the server when dist/server/main.js is missing or older than its sources (for tests and benches). */

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import fastJsonStringify from 'fast-json-stringify';
+import { compiledSchema, precompiledSchemaCode } from './precompiled-schemas.ts';
 
 /*
  * Fastify compiles every route's schemas when the server starts: an Ajv validator per body, query and
@@ -56,9 +57,15 @@ export function compileSchemasOnFirstUse(app: FastifyInstance, compileValidator:
     return validate;
   });
   // fast-json-stringify as Fastify's default serializer compiler calls it (no shared schemas are added
-  // with addSchema here).
+  // with addSchema here); in the compiled gateway, its code generated at build time (precompiled-schemas.ts).
   const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
-    const serializer = onFirstUse(() => fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0]));
+    const serializer = onFirstUse(() => {
+      const generated = precompiledSchemaCode<(data: unknown) => string>('response', schema);
+      if (generated) return generated;
+      const typed = schema as Parameters<typeof fastJsonStringify>[0];
+      compiledSchema('response', schema, () => fastJsonStringify(typed, { mode: 'standalone', inlineValidators: true }) as unknown as string);
+      return fastJsonStringify(typed);
+    });
     return (data) => serializer()(data);
   };
   app.setSerializerCompiler(serializerCompiler);

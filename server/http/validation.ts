@@ -1,10 +1,14 @@
-import { Ajv, type Options } from 'ajv';
+import { createRequire } from 'node:module';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyRequest, FastifySchemaCompiler, RouteOptions } from 'fastify';
 import { HttpError } from './errors.ts';
+import { compiledSchema, generatingSchemaCode, precompiledSchemaCode } from './precompiled-schemas.ts';
 
 function makeAjv(options: Options): Ajv {
-  const ajv = new Ajv({ allErrors: false, useDefaults: true, removeAdditional: false, strict: false, ...options });
+  // The build's generator writes each validator's code out (precompiled-schemas.ts): Ajv keeps it then.
+  const code = generatingSchemaCode() ? { code: { source: true } } : {};
+  const ajv = new Ajv({ allErrors: false, useDefaults: true, removeAdditional: false, strict: false, ...code, ...options });
   addFormats.default(ajv);
   return ajv;
 }
@@ -39,15 +43,25 @@ export function closeObjects(schema: unknown): unknown {
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   // Made at the first compile, not at start: each Ajv compiles its meta-schemas and formats when built,
   // start-up time on a Pi core, and route schemas themselves compile on first request anyway.
-  let strict: Ajv | undefined;
-  let coercing: Ajv | undefined;
+  const ajvs: { body?: Ajv; coercing?: Ajv } = {};
   return ({ schema, httpPart }) => {
-    if (httpPart === 'body') {
-      strict ??= makeAjv({ coerceTypes: false });
-      return strict.compile(closeObjects(schema) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+    const use = httpPart === 'body' ? 'body' : 'coercing';
+    const source = (use === 'body' ? closeObjects(schema) : schema) as object;
+    // The compiled gateway's validators were generated at build time: no compilation on the event loop.
+    const generated = precompiledSchemaCode<ValidateFunction>(use, source);
+    if (generated) {
+      // Fastify hands a validator its request as parent only when it carries `schemaEnv` (an Ajv
+      // validator does); the generated one takes the same argument, so it is marked the same way.
+      if (!('schemaEnv' in generated)) Object.defineProperty(generated, 'schemaEnv', { value: { generated: true } });
+      return generated as ReturnType<FastifySchemaCompiler<unknown>>;
     }
-    coercing ??= makeAjv({ coerceTypes: 'array' });
-    return coercing.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+    const ajv = (ajvs[use] ??= makeAjv({ coerceTypes: use === 'body' ? false : 'array' }));
+    const validate = ajv.compile(source);
+    compiledSchema(use, source, () => {
+      const standalone = createRequire(import.meta.url)('ajv/dist/standalone') as { default: (ajv: Ajv, validate: ValidateFunction) => string };
+      return standalone.default(ajv, validate);
+    });
+    return validate as ReturnType<FastifySchemaCompiler<unknown>>;
   };
 }
 
