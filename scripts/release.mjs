@@ -246,7 +246,8 @@ async function main() {
     }
   }
   if (options.build) run('npm', ['run', 'build'], { cwd: ROOT });
-  for (const needed of ['dist/server/main.js', 'dist/server/admin.js', 'web/dist/index.html']) {
+  // The routes' schema code (server/http/precompiled-schemas.ts): without it the Pi would compile each schema on its event loop.
+  for (const needed of ['dist/server/main.js', 'dist/server/admin.js', 'dist/server/schemas/index.cjs', 'web/dist/index.html']) {
     if (!existsSync(join(ROOT, needed))) fail(`${needed} is missing: run npm run build (or drop --no-build)`);
   }
   for (const arch of options.archs) await buildRelease(arch, version, options);
