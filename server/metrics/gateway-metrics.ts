@@ -30,6 +30,22 @@ export interface MetricsSources {
   driverStatus?: () => ReadonlyArray<{ name: string; available: boolean; busErrors?: number }>;
 }
 
+/**
+ * `read` answered once per scrape: prom-client calls every gauge's collect in the same turn of the event
+ * loop, and four gauges list the devices. Each listing builds every device with its state reason from
+ * the database; four of them made a scrape some 20 ms of main-thread work, 160 ms or more on a Pi core
+ * (docs/performance.md). The answer is dropped once the turn is over, so the next scrape reads afresh.
+ */
+export function oncePerTurn<T>(read: () => T): () => T {
+  let answer: { value: T } | null = null;
+  return () => {
+    if (answer) return answer.value;
+    answer = { value: read() };
+    setImmediate(() => (answer = null));
+    return answer.value;
+  };
+}
+
 /** HTTP latencies from a LAN request (~1 ms) to a CSV export (seconds). */
 const HTTP_BUCKETS_S = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** A tick reads four sensors with retries inside 80 % of the interval (at most 10 s). */
@@ -52,7 +68,8 @@ export class GatewayMetrics {
   readonly #http: Histogram;
   #loop: IntervalHistogram | null = null;
 
-  constructor(sources: MetricsSources) {
+  constructor(metricsSources: MetricsSources) {
+    const sources: MetricsSources = { ...metricsSources, listDevices: oncePerTurn(metricsSources.listDevices) };
     const registers = [this.registry];
     this.registry.setDefaultLabels({ greenhouse_id: sources.greenhouseId });
     this.#processMetrics(registers);
