@@ -14,6 +14,15 @@ const SCREENS = process.env.SCREENSHOT_DIR ?? '/work/screens/alerts';
 const grower = { username: 'grower', password: 'tomatoes-2026' };
 const SECRET = 'browser-test-secret-16';
 
+/** `HH:MM`, local time (the gateway's), `hours` from now. */
+function clockIn(hours: number): string {
+  const at = new Date(Date.now() + hours * 3_600_000);
+  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+}
+// Quiet hours that start six hours from now and cross eight: the channel is never quiet while the test
+// runs, whatever the time of day (a fixed 22:00–06:00 held the CRITICAL back on a run at 22:12).
+const QUIET = { from: clockIn(6), to: clockIn(14) };
+
 describe('alert channels, delivery log and the critical banner', () => {
   const session = useBrowserSession();
   let hook: Awaited<ReturnType<typeof startReceiver>>;
@@ -70,10 +79,10 @@ describe('alert channels, delivery log and the critical banner', () => {
     await editor.getByLabel('Topic URL').fill(`${phone.url}/greenhouse-alerts`);
     await editor.getByLabel('Minimum severity').selectOption('MEDIUM');
     await editor.getByRole('checkbox').check();
-    await editor.getByLabel('From', { exact: true }).fill('22:00');
-    await editor.getByLabel('To', { exact: true }).fill('06:00');
+    await editor.getByLabel('From', { exact: true }).fill(QUIET.from);
+    await editor.getByLabel('To', { exact: true }).fill(QUIET.to);
     await editor.getByRole('button', { name: 'Add Channel' }).click();
-    await page.getByTestId('channel-phone').getByText('quiet 22:00–06:00', { exact: false }).waitFor();
+    await page.getByTestId('channel-phone').getByText(`quiet ${QUIET.from}–${QUIET.to}`, { exact: false }).waitFor();
 
     await page.getByTestId('channel-farm-hook').getByRole('button', { name: 'Test' }).click();
     await page.getByTestId('test-result-farm-hook').getByText('Delivered (HTTP 200)').waitFor();
