@@ -11,6 +11,7 @@
 //   BENCH_ONLY=history                   history reads and six Last Week loads only (no idle, previews, export, MQTT)
 //   BENCH_ONLY=idle                      cold start, the daily backup and the idle window only (bytes written)
 //   BENCH_ONLY=load                      no idle window: history, Last Week, previews, export, MQTT burst
+//   BENCH_ONLY=start                     cold start only, BENCH_STARTS times (default 5): median, fastest, slowest
 //   BENCH_QUOTA_ONLY=1                   the Pi-core run only (no full-speed baseline)
 //   BENCH_PI_CORE_CPUS=all               the quota over all CPUs instead of pinned to CPU 0 (bench/cpu-quota.ts says why not)
 //   BENCH_BACKGROUND_CORE=1              the worker threads (nice 19) on a second modelled core, as on a four-core Pi (bench/background-core.ts)
@@ -40,6 +41,8 @@ const JUNK_COMMANDS = Number(process.env.BENCH_MQTT_JUNK ?? 1_000);
 const JUNK_BYTES = 4_096;
 const ONLY_HISTORY = process.env.BENCH_ONLY === 'history';
 const ONLY_IDLE = process.env.BENCH_ONLY === 'idle';
+const ONLY_START = process.env.BENCH_ONLY === 'start';
+const STARTS = Number(process.env.BENCH_STARTS ?? 5);
 const SKIP_IDLE = ONLY_HISTORY || process.env.BENCH_ONLY === 'load';
 const QUOTA_ONLY = process.env.BENCH_QUOTA_ONLY === '1';
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
@@ -223,6 +226,28 @@ async function runOnce(template: string, broker: Broker, quota: CpuQuota | null)
   return figures;
 }
 
+/** Cold start alone, several times over fresh copies of the week: one start varies by a second here. */
+async function coldStarts(template: string, broker: Broker, quota: CpuQuota | null): Promise<Figures> {
+  const startsMs: number[] = [];
+  for (let run = 0; run < STARTS; run++) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'bench-pi-core-run-'));
+    cpSync(template, dataDir, { recursive: true });
+    try {
+      const gateway = await startGateway(dataDir, broker.url, quota);
+      startsMs.push(gateway.coldStartMs);
+      await gateway.stop();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  startsMs.sort((a, b) => a - b);
+  return {
+    [`cold start ms, median of ${STARTS}`]: startsMs[Math.floor(startsMs.length / 2)]!,
+    'cold start ms, fastest': startsMs[0]!,
+    'cold start ms, slowest': startsMs.at(-1)!,
+  };
+}
+
 async function idleFigures(pid: number, dataDir: string, figures: Figures, http: HttpClient, token: string): Promise<void> {
   // The daily backup runs a minute after start: its bytes are a figure of their own (once a day),
   // then the idle window at the default interval: CPU, RSS and bytes written, extrapolated to a day.
@@ -306,11 +331,12 @@ const broker = await startMosquitto();
 let quota: CpuQuota | null = null;
 try {
   console.log('full speed (baseline) ...');
-  const full = QUOTA_ONLY ? {} : await runOnce(template, broker, null);
+  const run = ONLY_START ? coldStarts : runOnce;
+  const full = QUOTA_ONLY ? {} : await run(template, broker, null);
   if (!piCoreAvailable()) throw new Error('the Pi-core run needs root and the cgroup v1 cpu controller at /sys/fs/cgroup/cpu');
   quota = createCpuQuota('greenhouse-pi-core', undefined, undefined, PI_CORE_CPUS);
   console.log(`Pi core (${quota.dir}: 1250 µs per 10000 µs, ${PI_CORE_CPUS === null ? 'all CPUs' : `CPU ${PI_CORE_CPUS}`}) ...`);
-  const pi = await runOnce(template, broker, quota);
+  const pi = await run(template, broker, quota);
   console.log(`\nfigure                                  | full speed | Pi core (12.5 %) | Pi core / full`);
   for (const key of Object.keys({ ...full, ...pi })) {
     const a = full[key] ?? Number.NaN;

@@ -19,6 +19,12 @@ export interface Feature {
   /** Registers routes outside /api (the websocket endpoint, the dashboard). */
   registerRootRoutes?(app: FastifyInstance): Promise<void>;
   start?(): void | Promise<void>;
+  /**
+   * Work that can wait until the gateway answers HTTP and samples: loading a large library only an
+   * optional connection needs (mqtt.js is a second of module compilation on a Pi core, and the sampler
+   * starts after every feature's `start`). Runs after listen, in order; `stop` may come before it ends.
+   */
+  serving?(): void | Promise<void>;
   stop?(): void | Promise<void>;
 }
 
@@ -27,21 +33,29 @@ export async function startFeatures(features: readonly Feature[], logger: Logger
   for (const feature of features) await runIsolated(feature, 'start', logger);
 }
 
+/** Runs each feature's `serving` step in order, once the gateway listens (see `runIsolated`). */
+export async function serveFeatures(features: readonly Feature[], logger: Logger): Promise<void> {
+  for (const feature of features) await runIsolated(feature, 'serving', logger);
+}
+
 /** Stops features in reverse order, each on its own, every one waiting for its work in flight. */
 export async function stopFeatures(features: readonly Feature[], logger: Logger): Promise<void> {
   for (const feature of [...features].reverse()) await runIsolated(feature, 'stop', logger);
 }
 
+type FeatureStep = 'start' | 'serving' | 'stop';
+const DONE: Record<FeatureStep, string> = { start: 'started', serving: 'serving', stop: 'stopped' };
+
 /**
  * Zigbee2MQTT's way: a feature that throws is logged with its name and the others still start or
  * stop, so one broken part cannot keep the sampler from running or the outputs from going safe.
  */
-async function runIsolated(feature: Feature, step: 'start' | 'stop', logger: Logger): Promise<void> {
+async function runIsolated(feature: Feature, step: FeatureStep, logger: Logger): Promise<void> {
   const run = feature[step];
   if (!run) return;
   try {
     await run.call(feature);
-    logger.info({ featureName: feature.name }, `${feature.name} ${step === 'start' ? 'started' : 'stopped'}`);
+    logger.info({ featureName: feature.name }, `${feature.name} ${DONE[step]}`);
   } catch (err) {
     logger.error({ err, featureName: feature.name }, `${feature.name} failed to ${step}`);
   }

@@ -26,7 +26,7 @@ import { createDevicesFeature } from './devices/feature.ts';
 import { siteOf } from './devices/rules/site.ts';
 import { devicesDependingOn } from './devices/rules/dependents.ts';
 import { EventBus } from './events/bus.ts';
-import { startFeatures, stopFeatures, type Feature } from './features.ts';
+import { serveFeatures, startFeatures, stopFeatures, type Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
 import type { DataLifecycle } from './lifecycle/data-lifecycle.ts';
 import { createLifecycleFeature } from './lifecycle/feature.ts';
@@ -163,6 +163,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       gateway.url = `http://${host}:${port}`;
       await https.listen(app);
       gateway.httpsUrl = https.url();
+      await serveFeatures(features, log);
     },
     async stop() {
       ctx.clockSync.stop();

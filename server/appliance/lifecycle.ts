@@ -42,6 +42,12 @@ export interface LifecycleOptions {
 }
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/**
+ * Resolves once the event loop has polled for I/O at least once more (a signal arrives through that
+ * poll): the first setImmediate may still run in the current turn's check phase, the second cannot.
+ */
+const afterNextPoll = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 export const FORCE_EXIT_AFTER_MS = 10_000;
 
 /**
@@ -96,6 +102,11 @@ export async function runAppliance(options: LifecycleOptions): Promise<{ shutdow
 
   listen();
   await gateway.start();
+  // A signal that came while start was busy (the gateway already answers HTTP while it loads what can
+  // wait) sits in libuv's queue for the listeners above, and swapping them would drop it: it is
+  // dispatched first, and a shutdown under way is left to finish.
+  await afterNextPoll();
+  if (stopping) return { shutdown };
   // The pigpio C library installs its own SIGTERM/SIGINT handlers (which exit without our orderly
   // stop) when it initialises during start. Re-adding our listeners makes Node re-register its handler
   // with the kernel, so our shutdown runs again.

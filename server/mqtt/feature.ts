@@ -68,7 +68,8 @@ function hasCredentials(mqtt: AppContext['config']['mqtt']): boolean {
 
 /**
  * The MQTT bridge (docs/decisions.md, Fleet): off while `mqtt.url` is unset, and then the mqtt package is never
- * loaded. Started after the devices (it commands them) and before the sampler (it publishes its ticks).
+ * loaded. Started after the devices (it commands them) and before the sampler (it publishes its ticks);
+ * the broker is dialled in `serving`, once the gateway answers.
  */
 export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature {
   const { config } = ctx;
@@ -77,6 +78,9 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
   const topics = new Topics(mqtt.baseTopic, config.greenhouseId);
   let connection: MqttConnection | null = null;
   let bridge: MqttBridge | null = null;
+  let connect: ConnectFn | null = null;
+  /** Set by `stop`: a `serving` still loading mqtt.js then dials nothing. */
+  let stopped = false;
   const commandsIgnored = hasCredentials(mqtt) ? null : NO_CREDENTIALS;
   // Devices whose id would be a wildcard or an extra level in a topic (rows from before ids were
   // checked): publishing one makes the broker drop the connection, at every reconnect. Skipped, said once.
@@ -108,10 +112,8 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
     inputDropped() {
       return bridge?.inputDropped ?? null;
     },
-    async start() {
+    start() {
       if (mqtt.url === undefined) return;
-      // The broker's input reaches mqtt.js a slice per turn of the event loop (sliced-input.ts).
-      const connect = uses.connect ?? withSlicedInput((await import('mqtt')).connect);
       const timers = uses.timers ?? new SystemClock();
       connection = new MqttConnection({
         url: mqtt.url,
@@ -122,7 +124,8 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
         clientId: `${mqtt.clientId ?? `greenhouse-${config.greenhouseId}`}-${randomBytes(4).toString('hex')}`,
         statusTopic: topics.status,
         eventLimit: mqtt.queueLimit,
-        connect,
+        // Dialled only in `serving`, once mqtt.js is loaded.
+        connect: (url, options) => connect!(url, options),
         timers,
         logger,
       });
@@ -152,12 +155,27 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
         logger,
         timers,
       });
+      // Listening from the start: what happens before the broker is dialled waits in the bounded
+      // outbox, as it does while a broker is down.
       bridge.start();
+      stopped = false;
+    },
+    /**
+     * mqtt.js is loaded (about a second of module compilation on a Pi core) once the gateway answers
+     * and samples, not before: the broker is an extra, control and the dashboard are not.
+     */
+    async serving() {
+      if (!connection) return;
+      // The broker's input reaches mqtt.js a slice per turn of the event loop (sliced-input.ts).
+      const loaded = uses.connect ?? withSlicedInput((await import('mqtt')).connect);
+      if (stopped) return;
+      connect = loaded;
       connection.open();
       logger.info({ broker: connection.broker, topicRoot: topics.root }, 'MQTT bridge started');
       if (commandsIgnored) logger.warn({ broker: connection.broker }, `MQTT commands are ignored: ${commandsIgnored}; states are still published`);
     },
     async stop() {
+      stopped = true;
       bridge?.stop();
       await connection?.close();
     },
