@@ -28,7 +28,7 @@ import { openDatabase } from '../server/db/open.ts';
 import { RollupWriter } from '../server/history/rollup-writer.ts';
 import { httpClient, type HttpClient } from '../tests/support/http.ts';
 import { GATEWAY_CREDENTIALS, startMosquitto, type Broker } from '../tests/support/mosquitto.ts';
-import { freePort } from '../tests/support/server-process.ts';
+import { freePort, simulatorGatewayEnv } from '../tests/support/server-process.ts';
 import { watchBackgroundThreads, type BackgroundCore } from './background-core.ts';
 import { createCpuQuota, piCoreAvailable, type CpuQuota } from './cpu-quota.ts';
 import { sampleProc } from './proc-stats.ts';
@@ -87,15 +87,8 @@ async function startGateway(dataDir: string, brokerUrl: string, quota: CpuQuota 
   const started = performance.now();
   const child = spawn(argv[0]!, argv.slice(1), {
     env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      GREENHOUSE_DATA_DIR: dataDir,
-      GREENHOUSE_HARDWARE: 'simulator',
-      GREENHOUSE_DEMO: '0',
       // With credentials (in the url): without them the gateway ignores commands, and the burst ends on an answer.
-      GREENHOUSE_MQTT_URL: brokerUrl.replace('mqtt://', `mqtt://${GATEWAY_CREDENTIALS.username}:${GATEWAY_CREDENTIALS.password}@`),
-      LOG_LEVEL: 'warn',
+      ...simulatorGatewayEnv(port, dataDir, brokerUrl.replace('mqtt://', `mqtt://${GATEWAY_CREDENTIALS.username}:${GATEWAY_CREDENTIALS.password}@`), 'warn'),
       // As the unit runs it (systemd/greenhouse-gateway.service).
       MALLOC_ARENA_MAX: '2',
     },

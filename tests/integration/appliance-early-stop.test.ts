@@ -9,24 +9,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript build script without type declarations
 import { buildServerIfStale, SERVER_ENTRY } from '../../scripts/build-server.mjs';
-import { freePort } from '../support/server-process.ts';
+import { freePort, simulatorGatewayEnv } from '../support/server-process.ts';
 
 const STOP_WITHIN_MS = 15_000;
 
 async function termAtFirstHealth(dataDir: string): Promise<{ exit: { code: number | null; signal: string | null }; output: string }> {
   const port = await freePort();
   const child = spawn(process.execPath, [SERVER_ENTRY], {
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      GREENHOUSE_DATA_DIR: dataDir,
-      GREENHOUSE_HARDWARE: 'simulator',
-      GREENHOUSE_DEMO: '0',
-      // Nothing listens on the discard port: the bridge dials, fails and retries; the stop ends that.
-      GREENHOUSE_MQTT_URL: 'mqtt://gateway:secret@127.0.0.1:9',
-      LOG_LEVEL: 'info',
-    },
+    // Nothing listens on the discard port: the bridge dials, fails and retries; the stop ends that.
+    env: simulatorGatewayEnv(port, dataDir, 'mqtt://gateway:secret@127.0.0.1:9', 'info'),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

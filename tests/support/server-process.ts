@@ -18,6 +18,20 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The environment of a simulator gateway on the loopback with its own data dir, as the benches and process tests start it. */
+export function simulatorGatewayEnv(port: number, dataDir: string, mqttUrl: string, logLevel: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    GREENHOUSE_DATA_DIR: dataDir,
+    GREENHOUSE_HARDWARE: 'simulator',
+    GREENHOUSE_DEMO: '0',
+    GREENHOUSE_MQTT_URL: mqttUrl,
+    LOG_LEVEL: logLevel,
+  };
+}
+
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
