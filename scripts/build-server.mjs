@@ -19,12 +19,14 @@ export const SERVER_ENTRY = join(ROOT, 'dist', 'server', 'main.js');
 
 /**
  * Resolved from node_modules at run time: packages with a compiled addon (or loading one), and
- * nodemailer and mqtt, imported only when an alert email is sent or the MQTT bridge is configured
- * (bundled, their source would sit on the heap of every gateway, most of which never use them).
+ * nodemailer, imported only when an alert email is sent. mqtt is bundled: like every package it lands
+ * in a chunk of its own (see packageEntryPoints), which the bridge's `import('mqtt')` loads only when a
+ * broker is configured, and minified it compiles in about half the time of its 124 modules from
+ * node_modules (a second's hold of the event loop after start on a Pi core; docs/performance.md).
  */
 const EXTERNAL_PACKAGES = [
   'better-sqlite3', '@node-rs/argon2', 'unix-dgram', 'onoff', 'epoll', 'pigpio', 'node-dht-sensor', 'ads1x15', 'i2c-bus',
-  'nodemailer', 'mqtt',
+  'nodemailer',
 ];
 
 /**

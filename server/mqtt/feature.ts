@@ -167,7 +167,9 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
     async serving() {
       if (!connection) return;
       // The broker's input reaches mqtt.js a slice per turn of the event loop (sliced-input.ts).
-      const loaded = uses.connect ?? withSlicedInput((await import('mqtt')).connect);
+      // `.default`: mqtt is CommonJS, and in the compiled server a bundled chunk whose only export is
+      // its module.exports (scripts/build-server.mjs).
+      const loaded = uses.connect ?? withSlicedInput((await import('mqtt')).default.connect);
       if (stopped) return;
       connect = loaded;
       connection.open();

@@ -1,9 +1,12 @@
-// The last will, on a real gateway process (node server/main.ts, as systemd runs it) that is SIGKILLed:
-// nothing in the process runs at that moment, so `offline` can only come from the broker.
+// The last will, on a real gateway process (the compiled dist/server/main.js, as systemd runs it, with
+// mqtt.js bundled in its own chunk) that is SIGKILLed: nothing in the process runs at that moment, so
+// `offline` can only come from the broker.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error plain JavaScript build script without type declarations
+import { buildServerIfStale, SERVER_ENTRY } from '../../scripts/build-server.mjs';
 import { startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
 import { httpClient, registerUser } from '../support/http.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
@@ -13,6 +16,9 @@ describe('MQTT availability of a gateway process', () => {
   let broker: Broker | null = null;
   let server: ServerProcess | null = null;
   let sub: Subscriber | null = null;
+  beforeAll(async () => {
+    await buildServerIfStale();
+  }, 120_000);
   afterAll(async () => {
     server?.child.kill('SIGKILL');
     await sub?.close();
@@ -29,7 +35,7 @@ describe('MQTT availability of a gateway process', () => {
       GREENHOUSE_DATA_DIR: join(dir, 'data'),
       GREENHOUSE_CONFIG: configFile,
       GREENHOUSE_MQTT_URL: broker.url,
-    });
+    }, 60_000, [SERVER_ENTRY]);
     const online = await sub.next((m) => m.payload === 'online', 30_000, 'online');
     expect(online.retain).toBe(true);
     // The details of the health answer are for a signed-in account (the first one, with the setup code).
