@@ -185,7 +185,11 @@ describe('phone first, charts, preferences', () => {
     const page = await open(1366, '/dashboard/settings');
     const celsius = await (async () => {
       await page.goto('/dashboard');
-      await page.waitForFunction(() => document.querySelector('[data-testid="reading-temperature"] .stat-value')?.textContent !== '---');
+      // The card itself first: without it, `undefined !== '---'` would pass at once.
+      await page.waitForFunction(() => {
+        const value = document.querySelector('[data-testid="reading-temperature"] .stat-value');
+        return value !== null && value.textContent !== '---';
+      });
       return Number(await page.getByTestId('reading-temperature').locator('.stat-value').textContent());
     })();
     await page.goto('/dashboard/settings');

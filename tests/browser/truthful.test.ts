@@ -38,7 +38,11 @@ describe('a dashboard that tells the truth', () => {
   it('gateway stopped: last values stay, marked stale, "Gateway unreachable since HH:MM"; restarted: the link returns without a reload', async () => {
     const page = await signedIn();
     await page.getByTestId('connection-status').getByText('Connected', { exact: true }).waitFor();
-    await page.waitForFunction(() => document.querySelector('[data-testid="reading-temperature"] .stat-value')?.textContent !== '---');
+    // The card itself first: without it, `undefined !== '---'` would pass at once.
+    await page.waitForFunction(() => {
+      const value = document.querySelector('[data-testid="reading-temperature"] .stat-value');
+      return value !== null && value.textContent !== '---';
+    });
     const temperature = await page.getByTestId('reading-temperature').locator('.stat-value').textContent();
     await page.evaluate(() => ((window as unknown as { loadMarker: number }).loadMarker = 17));
     // The other screens' code is fetched in the background once the dashboard is up.
