@@ -21,7 +21,7 @@ export interface Feature {
   start?(): void | Promise<void>;
   /**
    * Work that can wait until the gateway answers HTTP and samples: loading a large library only an
-   * optional connection needs (mqtt.js is a second of module compilation on a Pi core, and the sampler
+   * optional connection needs (mqtt.js is about half a second of module compilation on a Pi core, and the sampler
    * starts after every feature's `start`). Runs after listen, in order; `stop` may come before it ends.
    */
   serving?(): void | Promise<void>;

@@ -42,13 +42,13 @@ export interface LifecycleOptions {
 }
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+export const FORCE_EXIT_AFTER_MS = 10_000;
 
 /**
  * Resolves once the event loop has polled for I/O at least once more (a signal arrives through that
  * poll): the first setImmediate may still run in the current turn's check phase, the second cannot.
  */
 const afterNextPoll = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
-export const FORCE_EXIT_AFTER_MS = 10_000;
 
 /**
  * Runs the gateway as the appliance's process: start, READY=1, and on SIGTERM/SIGINT one orderly stop

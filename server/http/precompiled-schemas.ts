@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /*
- * Route validators and serializers generated at build time (docs/performance.md, "The first request of
- * a route"). Compiling a route's schema is one uninterruptible piece of main-thread work: Ajv took about
- * 40 ms at full speed for the rule preview's body, some 400 ms on a Pi core, at the first preview after
- * each start, holding sampling, rules and safety timers that long; fast-json-stringify compiles each
+ * Route validators and serializers generated at build time (docs/performance.md, "What held the loop
+ * beside a preview"). Compiling a route's schema is one uninterruptible piece of main-thread work: Ajv
+ * took about 40 ms at full speed for the rule preview's body, some 400 ms on a Pi core, at the first
+ * preview after each start, holding sampling, rules and safety timers that long; fast-json-stringify compiles each
  * response schema the same way. The build (scripts/build-server.mjs) runs
  * dist/server/generate-schema-code.js, which compiles every route schema once with the libraries'
  * standalone code generation and writes each as a small CommonJS module named by its key under

@@ -161,7 +161,7 @@ export function createMqttFeature(ctx: AppContext, uses: MqttUses): MqttFeature 
       stopped = false;
     },
     /**
-     * mqtt.js is loaded (about a second of module compilation on a Pi core) once the gateway answers
+     * mqtt.js is loaded (about half a second of module compilation on a Pi core) once the gateway answers
      * and samples, not before: the broker is an extra, control and the dashboard are not.
      */
     async serving() {

@@ -1,0 +1,71 @@
+// The compiled gateway (dist/server/main.js, as systemd runs it) validates and serializes with the code
+// the build generated for each route (server/http/precompiled-schemas.ts), never compiling a schema on
+// its event loop: over real HTTP, bad input still gets a 400 naming the field and changes nothing, a
+// query is still coerced, defaults still fill in, and answers still carry exactly their schema's fields.
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error plain JavaScript build script without type declarations
+import { buildServerIfStale, SERVER_ENTRY } from '../../scripts/build-server.mjs';
+import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+
+const SCHEMAS_DIR = join(import.meta.dirname, '..', '..', 'dist', 'server', 'schemas');
+
+describe('the compiled gateway with its generated schema code', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'greenhouse-compiled-schemas-'));
+  let server: ServerProcess;
+  let http: HttpClient;
+  let token = '';
+  beforeAll(async () => {
+    await buildServerIfStale();
+    server = await startServerProcess({ GREENHOUSE_DATA_DIR: join(dir, 'data'), GREENHOUSE_HARDWARE: 'simulator' }, 60_000, [SERVER_ENTRY]);
+    http = httpClient(server.url);
+    token = await registerUser(http, { username: 'owner' });
+  }, 120_000);
+  afterAll(async () => {
+    server?.child.kill('SIGTERM');
+    await server?.exited;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('has the generated code beside it', () => {
+    expect(existsSync(join(SCHEMAS_DIR, 'index.cjs'))).toBe(true);
+    expect(readdirSync(SCHEMAS_DIR).filter((name) => name.endsWith('.cjs')).length).toBeGreaterThan(50);
+  });
+
+  it('refuses a bad body with a 400 naming the field, and switches nothing', async () => {
+    const fan = async () => ((await http.get('/api/devices/greenhouse-001', token)).body.data as Array<{ deviceId: string; status: string }>).find((d) => d.deviceId === 'fan-1')!;
+    const before = await fan();
+    const refused = await http.post('/api/devices/fan-1/control', { action: 'explode' }, token);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(refused.body).toMatchObject({ success: false });
+    expect(refused.body.message).toMatch(/action/);
+    expect((await fan()).status).toBe(before.status);
+    const switched = await http.post('/api/devices/fan-1/control', { action: 'on' }, token);
+    expect(switched.status, JSON.stringify(switched.body)).toBe(200);
+    expect(switched.body.data.device.status).toBe('ON');
+    expect((await fan()).status).toBe('ON');
+  });
+
+  it('coerces a query and refuses a bad one, naming the field', async () => {
+    const hour = await http.get('/api/sensors/historical/greenhouse-001?hours=1', token);
+    expect(hour.status, JSON.stringify(hour.body)).toBe(200);
+    expect(Array.isArray(hour.body.data)).toBe(true);
+    for (const query of ['hours=abc', 'hours=5', 'sensorType=FOO']) {
+      const res = await http.get(`/api/sensors/historical/greenhouse-001?${query}`, token);
+      expect(res.status, query).toBe(400);
+      expect(res.body.message, query).toMatch(/hours|sensorType/);
+    }
+  });
+
+  it('serializes answers to their schema: a device carries its fields, and no password hash ever leaves', async () => {
+    const devices = (await http.get('/api/devices/greenhouse-001', token)).body.data as Array<Record<string, unknown>>;
+    expect(devices.length).toBeGreaterThan(0);
+    expect(devices[0]).toMatchObject({ deviceId: expect.any(String), status: expect.any(String), deviceType: expect.any(String) });
+    const me = await http.get('/api/auth/me', token);
+    expect(me.status, JSON.stringify(me.body)).toBe(200);
+    expect(JSON.stringify(me.body)).not.toMatch(/hash|argon/i);
+  });
+});
