@@ -105,7 +105,7 @@ describe('climate program editor', () => {
     const crop = page.getByTestId('climate-crop');
     await crop.getByLabel('Change the program by day of the crop').check();
     await crop.getByLabel('Crop', { exact: true }).fill('Tomatoes');
-    // Started 20 days ago: today is day 21, inside the flowering stage.
+    // Started 20 days ago: today is day 21 (yesterday 20), inside the flowering stage.
     const start = new Date(Date.now() - 20 * 86_400_000);
     const iso = `${start.getFullYear()}-${String(start.getMonth() + 1).padStart(2, '0')}-${String(start.getDate()).padStart(2, '0')}`;
     await crop.getByLabel('Started on (day 1)').fill(iso);
@@ -125,8 +125,11 @@ describe('climate program editor', () => {
       { start: 'sunrise+30', heatBelowC: 21, ventAboveC: 25, humidityAbovePct: 85, rampMinutes: 60 },
       { start: 'sunset', heatBelowC: 18, ventAboveC: 22, humidityAbovePct: null, rampMinutes: 60 },
     ] }]);
-    expect((await http().get('/api/climate/default/now', token)).body.data.stage).toEqual({ name: 'flowering', day: 21 });
-    await page.getByTestId('climate-period-text').getByText(/^flowering, day 21: /).waitFor();
+    // Until today's first period (sunrise+30) the night period placed on yesterday, day 20, is in force.
+    const now = (await http().get('/api/climate/default/now', token)).body.data;
+    const day = Date.now() < Date.parse(now.sun.sunrise) + 30 * 60_000 ? 20 : 21;
+    expect(now.stage).toEqual({ name: 'flowering', day });
+    await page.getByTestId('climate-period-text').getByText(new RegExp(`^flowering, day ${day}: `)).waitFor();
   });
 
   it('on a phone the editor fits 390 px and keeps every field reachable', async () => {
