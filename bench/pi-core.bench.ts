@@ -13,6 +13,7 @@
 //   BENCH_ONLY=load                      no idle window: history, Last Week, previews, export, MQTT burst
 //   BENCH_ONLY=start                     cold start only, BENCH_STARTS times (default 5): median, fastest, slowest
 //   BENCH_QUOTA_ONLY=1                   the Pi-core run only (no full-speed baseline)
+//   BENCH_FULL_ONLY=1                    the full-speed run only (with BENCH_NODE_FLAGS=--trace-gc: what a scenario collects)
 //   BENCH_PI_CORE_CPUS=all               the quota over all CPUs instead of pinned to CPU 0 (bench/cpu-quota.ts says why not)
 //   BENCH_BACKGROUND_CORE=1              the worker threads (nice 19) on a second modelled core, as on a four-core Pi (bench/background-core.ts)
 //   BENCH_NODE_FLAGS="--flag ..."       node flags for the gateway (experiments: what a flag changes on the Pi core)
@@ -45,6 +46,7 @@ const ONLY_START = process.env.BENCH_ONLY === 'start';
 const STARTS = Number(process.env.BENCH_STARTS ?? 5);
 const SKIP_IDLE = ONLY_HISTORY || process.env.BENCH_ONLY === 'load';
 const QUOTA_ONLY = process.env.BENCH_QUOTA_ONLY === '1';
+const FULL_ONLY = process.env.BENCH_FULL_ONLY === '1';
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 const BACKGROUND_CORE = process.env.BENCH_BACKGROUND_CORE === '1';
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
@@ -77,6 +79,11 @@ interface Gateway {
   pid: number;
   url: string;
   coldStartMs: number;
+  /**
+   * CPU time (all its threads) the gateway used up to its first health answer: on this shared machine
+   * a far steadier figure than the wall time, and on one modelled core the wall time's floor (/ 0.125).
+   */
+  coldStartCpuMs: number;
   stop(): Promise<void>;
 }
 
@@ -110,10 +117,12 @@ async function startGateway(dataDir: string, brokerUrl: string, quota: CpuQuota 
     await sleep(20);
   }
   const coldStartMs = performance.now() - started;
+  const coldStartCpuMs = sampleProc(child.pid!).cpuSeconds * 1000;
   return {
     pid: child.pid!,
     url,
     coldStartMs,
+    coldStartCpuMs,
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -197,7 +206,7 @@ async function runOnce(template: string, broker: Broker, quota: CpuQuota | null)
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-pi-core-run-'));
   cpSync(template, dataDir, { recursive: true });
   const gateway = await startGateway(dataDir, broker.url, quota);
-  const figures: Figures = { 'cold start ms': gateway.coldStartMs };
+  const figures: Figures = { 'cold start ms': gateway.coldStartMs, 'cold start CPU ms': gateway.coldStartCpuMs };
   const background: BackgroundCore | null = quota && BACKGROUND_CORE ? watchBackgroundThreads(gateway.pid, 'greenhouse-pi-core-2', '1') : null;
   try {
     const http = httpClient(gateway.url);
@@ -222,12 +231,14 @@ async function runOnce(template: string, broker: Broker, quota: CpuQuota | null)
 /** Cold start alone, several times over fresh copies of the week: one start varies by a second here. */
 async function coldStarts(template: string, broker: Broker, quota: CpuQuota | null): Promise<Figures> {
   const startsMs: number[] = [];
+  const cpuMs: number[] = [];
   for (let run = 0; run < STARTS; run++) {
     const dataDir = mkdtempSync(join(tmpdir(), 'bench-pi-core-run-'));
     cpSync(template, dataDir, { recursive: true });
     try {
       const gateway = await startGateway(dataDir, broker.url, quota);
       startsMs.push(gateway.coldStartMs);
+      cpuMs.push(gateway.coldStartCpuMs);
       await gateway.stop();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
@@ -238,6 +249,7 @@ async function coldStarts(template: string, broker: Broker, quota: CpuQuota | nu
     [`cold start ms, median of ${STARTS}`]: startsMs[Math.floor(startsMs.length / 2)]!,
     'cold start ms, fastest': startsMs[0]!,
     'cold start ms, slowest': startsMs.at(-1)!,
+    [`cold start CPU ms, median of ${STARTS}`]: median(cpuMs),
   };
 }
 
@@ -326,10 +338,10 @@ try {
   console.log('full speed (baseline) ...');
   const run = ONLY_START ? coldStarts : runOnce;
   const full = QUOTA_ONLY ? {} : await run(template, broker, null);
-  if (!piCoreAvailable()) throw new Error('the Pi-core run needs root and the cgroup v1 cpu controller at /sys/fs/cgroup/cpu');
-  quota = createCpuQuota('greenhouse-pi-core', undefined, undefined, PI_CORE_CPUS);
-  console.log(`Pi core (${quota.dir}: 1250 µs per 10000 µs, ${PI_CORE_CPUS === null ? 'all CPUs' : `CPU ${PI_CORE_CPUS}`}) ...`);
-  const pi = await run(template, broker, quota);
+  if (!FULL_ONLY && !piCoreAvailable()) throw new Error('the Pi-core run needs root and the cgroup v1 cpu controller at /sys/fs/cgroup/cpu');
+  if (!FULL_ONLY) quota = createCpuQuota('greenhouse-pi-core', undefined, undefined, PI_CORE_CPUS);
+  if (quota) console.log(`Pi core (${quota.dir}: 1250 µs per 10000 µs, ${PI_CORE_CPUS === null ? 'all CPUs' : `CPU ${PI_CORE_CPUS}`}) ...`);
+  const pi = quota ? await run(template, broker, quota) : {};
   console.log(`\nfigure                                  | full speed | Pi core (12.5 %) | Pi core / full`);
   for (const key of Object.keys({ ...full, ...pi })) {
     const a = full[key] ?? Number.NaN;

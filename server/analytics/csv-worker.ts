@@ -1,8 +1,7 @@
 // Worker thread: streams the readings of one greenhouse in a time range as CSV chunks through its own
 // read-only connection. Started by readingsCsvStream (readings-csv.ts); each 'more' from the parent
 // gets one chunk back, so a slow client pauses the query instead of filling memory. A chunk leaves as
-// UTF-8 bytes whose memory is transferred, not copied: the main thread only hands it to the socket
-// (no string to copy in, encode or collect there).
+// a string, which the main thread hands to the socket as it is (readings-csv.ts says why not bytes).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { CSV_CHUNK_CHARS, CSV_COLUMNS, CSV_SOURCE_COLUMNS, csvLine, type CsvRow } from './csv-format.ts';
@@ -24,12 +23,9 @@ const rows = connection
   .raw()
   .iterate(greenhouseId, fromMs, toMs) as IterableIterator<CsvRow>;
 let headerSent = false;
-const encoder = new TextEncoder();
 
-function send(chunk: string, done: boolean): void {
-  // TextEncoder gives the bytes an ArrayBuffer of their own, so transferring it moves nothing else.
-  const bytes = encoder.encode(chunk);
-  parentPort!.postMessage({ bytes, done }, [bytes.buffer]);
+function send(text: string, done: boolean): void {
+  parentPort!.postMessage({ text, done });
 }
 
 parentPort!.on('message', () => {

@@ -4,7 +4,7 @@ import { startModuleWorker } from '../db/worker.ts';
 
 export { CSV_COLUMNS, csvLine } from './csv-format.ts';
 
-type WorkerAnswer = { bytes: Uint8Array; done: boolean } | { error: string };
+type WorkerAnswer = { text: string; done: boolean } | { error: string };
 
 /**
  * The readings of one greenhouse in [fromMs, toMs] as CSV, produced as the consumer reads. The raw rows
@@ -13,6 +13,12 @@ type WorkerAnswer = { bytes: Uint8Array; done: boolean } | { error: string };
  * rules and the safety timers run on. One chunk is asked for per `read()`, so a week is never in memory
  * at once and a slow client simply pauses the query; WAL lets the worker read a consistent snapshot
  * while the sampler keeps writing.
+ *
+ * Chunks reach the main thread as strings and leave as strings (an object-mode stream: no Buffer made of
+ * them), which the socket writes straight from the string. Bytes from the worker would be ArrayBuffers
+ * the main thread's V8 counts as external memory: a week's 115 MB of them set off a full mark-compact of
+ * the whole heap about every second of the export, with incremental marking steps of up to 14 ms of the
+ * main thread at full speed (docs/performance.md, "What the export's bytes cost the event loop").
  */
 export function readingsCsvStream(dbPath: string, greenhouseId: string, fromMs: number, toMs: number): Readable {
   let worker: Worker | null = null;
@@ -25,6 +31,9 @@ export function readingsCsvStream(dbPath: string, greenhouseId: string, fromMs: 
   };
 
   const stream = new Readable({
+    objectMode: true,
+    // One chunk asked for at a time: object mode counts chunks, not bytes (the default would be 16).
+    highWaterMark: 1,
     read() {
       if (!worker) {
         worker = startModuleWorker(import.meta.url, 'csv-worker', { dbPath, greenhouseId, fromMs, toMs });
@@ -33,8 +42,7 @@ export function readingsCsvStream(dbPath: string, greenhouseId: string, fromMs: 
             stream.destroy(new Error(`CSV export failed: ${answer.error}`));
             return;
           }
-          // The worker's own bytes (transferred): wrapped, not copied.
-          if (answer.bytes.byteLength > 0) stream.push(Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength));
+          if (answer.text.length > 0) stream.push(answer.text);
           if (answer.done) {
             finished = true;
             stop();

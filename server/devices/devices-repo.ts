@@ -109,8 +109,14 @@ export class DevicesRepo {
   }
 
   find(deviceId: string): Device | null {
-    const row = this.deps.db.select().from(devices).where(eq(devices.deviceId, deviceId)).get();
-    return row && row.greenhouseId === this.greenhouseId ? this.#explained(this.#toDevice(row)) : null;
+    const device = this.findPlain(deviceId);
+    return device ? this.#explained(device) : null;
+  }
+
+  /** One device's row without stateReason and locks: for readers that need its settings only. */
+  findPlain(deviceId: string): Device | null {
+    const row = this.#statements().find.get({ deviceId });
+    return row && row.greenhouseId === this.greenhouseId ? this.#toDevice(row) : null;
   }
 
   #explained(device: Device, all?: readonly Device[]): Device {
@@ -222,15 +228,14 @@ export class DevicesRepo {
       .map(toControlLog);
   }
 
-  /** Every actual state change since a time, oldest first (the run ledger's memory across restarts). */
-  stateChangesSince(sinceMs: number): Array<{ deviceId: string; on: boolean; atMs: number }> {
-    return this.deps.db
-      .select({ deviceId: controlLog.deviceId, newStatus: controlLog.newStatus, createdAt: controlLog.createdAt })
-      .from(controlLog)
-      .where(and(eq(controlLog.greenhouseId, this.greenhouseId), gte(controlLog.createdAt, new Date(sinceMs)), ne(controlLog.previousStatus, controlLog.newStatus)))
-      .orderBy(asc(controlLog.createdAt), asc(controlLog.id))
-      .all()
-      .map((r) => ({ deviceId: r.deviceId, on: r.newStatus === 'ON' || r.newStatus === 'OPEN', atMs: r.createdAt.getTime() }));
+  /**
+   * Every actual state change since a time, oldest first (the run ledger's memory across restarts), of
+   * every device or of one (a pump's water: read on every metrics scrape, through its own index).
+   */
+  stateChangesSince(sinceMs: number, deviceId?: string): Array<{ deviceId: string; on: boolean; atMs: number }> {
+    const statements = this.#statements();
+    const rows = deviceId === undefined ? statements.stateChanges.all({ sinceMs }) : statements.deviceStateChanges.all({ sinceMs, deviceId });
+    return rows.map((r) => ({ deviceId: r.deviceId, on: r.newStatus === 'ON' || r.newStatus === 'OPEN', atMs: r.createdAt.getTime() }));
   }
 
   /** The device's newest control-log entry (its state's reason, read for every device on every tick). */
@@ -308,8 +313,19 @@ function toControlLog(row: LogRow): ControlLog {
  * tick on a Pi core; docs/performance.md).
  */
 function tickStatements(db: Db, greenhouseId: string) {
+  const stateChange = { deviceId: controlLog.deviceId, newStatus: controlLog.newStatus, createdAt: controlLog.createdAt };
+  // A placeholder is bound as it is given: created_at's stored form, epoch ms.
+  const changedSince = and(eq(controlLog.greenhouseId, greenhouseId), gte(controlLog.createdAt, sql.placeholder('sinceMs')), ne(controlLog.previousStatus, controlLog.newStatus));
   return {
     list: db.select().from(devices).where(eq(devices.greenhouseId, greenhouseId)).orderBy(devices.id).prepare(),
+    find: db.select().from(devices).where(eq(devices.deviceId, sql.placeholder('deviceId'))).prepare(),
+    stateChanges: db.select(stateChange).from(controlLog).where(changedSince).orderBy(asc(controlLog.createdAt), asc(controlLog.id)).prepare(),
+    deviceStateChanges: db
+      .select(stateChange)
+      .from(controlLog)
+      .where(and(changedSince, eq(controlLog.deviceId, sql.placeholder('deviceId'))))
+      .orderBy(asc(controlLog.createdAt), asc(controlLog.id))
+      .prepare(),
     newestLog: db
       .select()
       .from(controlLog)

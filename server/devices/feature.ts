@@ -111,7 +111,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
     automation,
     preview,
     irrigation,
-    waterToday: (deviceId) => (repo.find(deviceId) ? (waterOf(repo, deviceId, 1, clock.now())[0] ?? null) : null),
+    waterToday: (deviceId) => (repo.findPlain(deviceId) ? (waterOf(repo, deviceId, 1, clock.now())[0] ?? null) : null),
     async registerRoutes(api) {
       await api.register(deviceRoutes, { prefix: '/devices', repo, registry, control, quickActions, preview });
       await api.register(waterRoutes, { prefix: '/devices', repo, clock });

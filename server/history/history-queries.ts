@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { SensorType } from '../contract/reading.ts';
 import { planHistory, usableResolutions } from './history-plan.ts';
 import { FIELD_COLUMNS, HOUR_MS, type FieldColumn } from './rollup-levels.ts';
+import { QUANTITIES, ZONE_QUANTITIES } from '../../common/catalogue.ts';
 
 /** What the aggregated rows are grouped by. */
 export type Grouping =
@@ -43,7 +44,6 @@ export interface HistoryAggregator {
   aggregate(query: AggregateQuery): AggregateRow[];
 }
 
-const ROLLUP_COLUMNS = FIELD_COLUMNS.flatMap((c) => [`${c}_n`, `${c}_sum`, `${c}_min`, `${c}_max`]).join(', ');
 const FIELD_COUNT = FIELD_COLUMNS.length;
 
 /** A group being accumulated: rows, then n, sum, min, max per field (flat, in FIELD_COLUMNS order). */
@@ -98,8 +98,8 @@ export class HistoryQueries implements HistoryAggregator {
     if (plan.rollups.length > 0) {
       // The rollup levels are merged per group in SQL: only one row per group crosses into JS.
       const resolutions = plan.rollups.map((l) => l.resolutionMs);
-      const statement = this.#statement(`rollups|${grouping.by}|${bucketMs}|${resolutions.join(',')}|${filter.length}`, () =>
-        rollupsSql(grouping.by, bucketMs, resolutions, filter.length),
+      const statement = this.#statement(`rollups|${grouping.by}|${bucketMs}|${resolutions.join(',')}|${query.sensorType ?? ''}`, () =>
+        rollupsSql(grouping.by, bucketMs, resolutions, query.sensorType),
       );
       const params = plan.rollups.flatMap((l) => l.intervals.flatMap(([fromMs, toMs]) => [fromMs, Math.max(fromMs, toMs), ...filter]));
       for (const row of statement.all(...params) as unknown[][]) {
@@ -136,17 +136,32 @@ export class HistoryQueries implements HistoryAggregator {
 /**
  * The rollup buckets of the plan (two ranges per level, coarsest first), merged per group: sensor type
  * and bucket start (`bucketMs`), sensor type (none), or epoch hour across sensors.
+ *
+ * For one sensor type only the columns of the quantities its zone carries are read and merged (each
+ * quantity belongs to exactly one zone, common/catalogue.ts; the others are empty in its rows and come
+ * back as empty aggregates): the air zone has four of the eight, the light zone one. The merge of a
+ * week's 5-minute buckets is SQLite's work on every value it reads, about 45 ms of the event loop at
+ * full speed for all eight (docs/performance.md, "A week's history, zone by zone").
  */
-function rollupsSql(by: Grouping['by'], bucketMs: number | null, resolutions: number[], filterParams: number): string {
+function rollupsSql(by: Grouping['by'], bucketMs: number | null, resolutions: number[], sensorType: SensorType | undefined): string {
   const key = bucketMs === null ? '0' : `(bucket_at / ${bucketMs}) * ${bucketMs}`;
   const sensor = by === 'epochHour' ? `''` : 'sensor_type';
+  const read = sensorType === undefined ? FIELD_COLUMNS : FIELD_COLUMNS.filter((c) => ZONE_COLUMNS[sensorType].has(c));
+  const readColumns = read.flatMap((c) => [`${c}_n`, `${c}_sum`, `${c}_min`, `${c}_max`]).join(', ');
   const branch = (resolutionMs: number) =>
-    `SELECT ${sensor} AS sensor_type, ${key} AS at, n, ${ROLLUP_COLUMNS} FROM reading_rollups
-     WHERE resolution_ms = ${resolutionMs} AND bucket_at >= ? AND bucket_at < ? AND ${filterSql(filterParams)}`;
+    `SELECT ${sensor} AS sensor_type, ${key} AS at, n${readColumns ? `, ${readColumns}` : ''} FROM reading_rollups
+     WHERE resolution_ms = ${resolutionMs} AND bucket_at >= ? AND bucket_at < ? AND ${filterSql(sensorType === undefined ? 1 : 2)}`;
   const union = resolutions.flatMap((r) => [branch(r), branch(r)]).join('\nUNION ALL\n');
-  const merged = FIELD_COLUMNS.flatMap((c) => [`sum(${c}_n)`, `total(${c}_sum)`, `min(${c}_min)`, `max(${c}_max)`]).join(', ');
+  const merged = FIELD_COLUMNS.flatMap((c) =>
+    read.includes(c) ? [`sum(${c}_n)`, `total(${c}_sum)`, `min(${c}_min)`, `max(${c}_max)`] : ['0', '0.0', 'NULL', 'NULL'],
+  ).join(', ');
   return `SELECT sensor_type, at, sum(n), ${merged} FROM (${union}) GROUP BY sensor_type, at`;
 }
+
+/** The rollup columns each zone's rows can hold a value in. */
+const ZONE_COLUMNS = Object.fromEntries(
+  Object.entries(ZONE_QUANTITIES).map(([zone, quantities]) => [zone, new Set<string>(quantities.map((q) => QUANTITIES[q].column))]),
+) as unknown as Record<SensorType, ReadonlySet<string>>;
 
 const filterSql = (params: number) => (params === 2 ? 'greenhouse_id = ? AND sensor_type = ?' : 'greenhouse_id = ?');
 

@@ -46,6 +46,19 @@ export function oncePerTurn<T>(read: () => T): () => T {
   };
 }
 
+/** oncePerTurn for a read with an argument: one answer per argument and turn. */
+export function oncePerTurnBy<K, T>(read: (key: K) => T): (key: K) => T {
+  let answers: Map<K, T> | null = null;
+  return (key) => {
+    if (!answers) {
+      answers = new Map();
+      setImmediate(() => (answers = null));
+    }
+    if (!answers.has(key)) answers.set(key, read(key));
+    return answers.get(key)!;
+  };
+}
+
 /** HTTP latencies from a LAN request (~1 ms) to a CSV export (seconds). */
 const HTTP_BUCKETS_S = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** A tick reads four sensors with retries inside 80 % of the interval (at most 10 s). */
@@ -69,7 +82,13 @@ export class GatewayMetrics {
   #loop: IntervalHistogram | null = null;
 
   constructor(metricsSources: MetricsSources) {
-    const sources: MetricsSources = { ...metricsSources, listDevices: oncePerTurn(metricsSources.listDevices) };
+    const waterToday = metricsSources.waterToday;
+    const sources: MetricsSources = {
+      ...metricsSources,
+      listDevices: oncePerTurn(metricsSources.listDevices),
+      // Three gauges read each pump's day from the control log: once per scrape.
+      waterToday: waterToday && oncePerTurnBy(waterToday),
+    };
     const registers = [this.registry];
     this.registry.setDefaultLabels({ greenhouse_id: sources.greenhouseId });
     this.#processMetrics(registers);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Clock } from '../../common/clock.ts';
 import { GreenhouseParams } from '../contract/common.ts';
-import type { Reading } from '../contract/reading.ts';
+import { SENSOR_TYPES, type Reading, type SensorType } from '../contract/reading.ts';
 import { ok } from '../http/reply.ts';
 import { TurnTaking } from '../history/turn-taking.ts';
 import { HistoryAnswers } from './history-answers.ts';
@@ -51,10 +51,23 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
    * under a tenth of one (docs/performance.md). The repository builds these answers from the contract's
    * fields only, so the output is the same (tests/integration/history-serialisation.test.ts checks it).
    */
-  const answer = async (reply: FastifyReply, question: string, slotMs: number, compute: () => unknown): Promise<void> => {
-    const serialise = async () => JSON.stringify(ok(await turns.run(compute)));
+  const answer = async (reply: FastifyReply, question: string, slotMs: number, compute: () => Promise<unknown>): Promise<void> => {
+    const serialise = async () => JSON.stringify(ok(await compute()));
     const body = dataVersion ? await answers.get(question, { dataVersion: dataVersion(), nowMs: clock.now(), slotMs }, serialise) : await serialise();
     await reply.type('application/json; charset=utf-8').send(body);
+  };
+
+  /**
+   * Every zone's history is read zone by zone, one turn of the event loop each, and put back in the
+   * order one query gives (time, then sensor type): a week of all four zones in one query held the loop
+   * for about 45 ms at full speed, several hundred on a Pi core; a zone's share is about a quarter
+   * (docs/performance.md, "A week's history, zone by zone").
+   */
+  const historicalByZone = async (greenhouseId: string, hours: number, sensorType: SensorType | undefined): Promise<Reading[]> => {
+    const nowMs = clock.now();
+    if (sensorType) return turns.run(() => repo.historical(greenhouseId, hours, nowMs, sensorType));
+    const zones = await Promise.all(SENSOR_TYPES.map((zone) => turns.run(() => repo.historical(greenhouseId, hours, nowMs, zone))));
+    return zones.flat().sort(byTimeThenSensorType);
   };
 
   // Estimated from the LDR's lux over the 5-minute rollups, per local day (docs/decisions.md, Climate metrics).
@@ -85,7 +98,7 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
       const { hours = DEFAULT_HOURS, sensorType } = request.query;
       const { greenhouseId } = request.params;
       await historyReady();
-      await answer(reply, `historical|${greenhouseId}|${hours}|${sensorType ?? ''}`, bucketMsFor(hours), () => repo.historical(greenhouseId, hours, clock.now(), sensorType));
+      await answer(reply, `historical|${greenhouseId}|${hours}|${sensorType ?? ''}`, bucketMsFor(hours), () => historicalByZone(greenhouseId, hours, sensorType));
     },
   );
 
@@ -93,13 +106,19 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
     const { greenhouseId } = request.params;
     const hours = request.query.hours ?? DEFAULT_HOURS;
     await historyReady();
-    await answer(reply, `stats|${greenhouseId}|${hours}`, SUMMARY_SLOT_MS, () => repo.stats(greenhouseId, hours, clock.now()));
+    await answer(reply, `stats|${greenhouseId}|${hours}`, SUMMARY_SLOT_MS, () => turns.run(() => repo.stats(greenhouseId, hours, clock.now())));
   });
 
   app.get('/hourly/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: HourlyReply, ...failures } } }, async (request, reply) => {
     const { greenhouseId } = request.params;
     const hours = request.query.hours ?? DEFAULT_HOURS;
     await historyReady();
-    await answer(reply, `hourly|${greenhouseId}|${hours}`, SUMMARY_SLOT_MS, () => repo.hourly(greenhouseId, hours, clock.now()));
+    await answer(reply, `hourly|${greenhouseId}|${hours}`, SUMMARY_SLOT_MS, () => turns.run(() => repo.hourly(greenhouseId, hours, clock.now())));
   });
+}
+
+/** One history query's order: bucket start (ISO-8601 UTC strings sort as times), then sensor type. */
+function byTimeThenSensorType(a: Reading, b: Reading): number {
+  if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp ? -1 : 1;
+  return a.sensorType < b.sensorType ? -1 : a.sensorType > b.sensorType ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 // The export's CSV stream over a real database and its real worker thread (server/analytics/readings-csv.ts):
-// the main thread gets bounded chunks of bytes it only passes on, and the whole file is exact.
+// the main thread gets bounded string chunks it only passes on (no Buffer), and the whole file is exact.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,12 +25,12 @@ afterAll(() => {
 });
 
 describe('readingsCsvStream', () => {
-  it('gives the main thread byte chunks of at most a chunk and a line, which make the exact CSV', async () => {
+  it('gives the main thread string chunks of at most a chunk and a line, which make the exact CSV', async () => {
     const chunks: unknown[] = [];
     for await (const chunk of readingsCsvStream(database.path, 'greenhouse-001', START_MS, START_MS + ROWS * 1000)) chunks.push(chunk);
-    expect(chunks.every((c) => Buffer.isBuffer(c))).toBe(true);
-    const buffers = chunks as Buffer[];
-    const text = Buffer.concat(buffers).toString('utf8');
+    expect(chunks.every((c) => typeof c === 'string')).toBe(true);
+    const texts = chunks as string[];
+    const text = texts.join('');
     const lines = text.trimEnd().split('\n');
     expect(lines[0]).toBe(CSV_COLUMNS.join(','));
     expect(lines).toHaveLength(1 + ROWS);
@@ -38,7 +38,7 @@ describe('readingsCsvStream', () => {
     expect(lines[1]).toContain(`,${row.temperature_c},`);
     // A chunk ends at the first whole line past CSV_CHUNK_CHARS (the readings are ASCII: a char is a byte).
     const longestLine = Math.max(...lines.map((l) => l.length + 1));
-    for (const b of buffers) expect(b.length).toBeLessThanOrEqual(CSV_CHUNK_CHARS + longestLine);
-    expect(buffers.length).toBeGreaterThanOrEqual(Math.floor(text.length / (CSV_CHUNK_CHARS + longestLine)));
+    for (const t of texts) expect(t.length).toBeLessThanOrEqual(CSV_CHUNK_CHARS + longestLine);
+    expect(texts.length).toBeGreaterThanOrEqual(Math.floor(text.length / (CSV_CHUNK_CHARS + longestLine)));
   }, 60_000);
 });

@@ -91,7 +91,7 @@ export class IrrigationRunner {
   /** Today's run seconds of a pump, from the control log (every source: the bed got that water). */
   usedTodaySeconds(deviceId: string, nowMs: number): number {
     const dayStartMs = localDayStartMs(nowMs);
-    const switches = this.deps.repo.stateChangesSince(dayStartMs - 24 * 3_600_000).filter((s) => s.deviceId === deviceId);
+    const switches = this.deps.repo.stateChangesSince(dayStartMs - 24 * 3_600_000, deviceId);
     return waterByDay(switches, { nowMs, days: 1, flowLitresPerMinute: null })[0]?.runSeconds ?? 0;
   }
 

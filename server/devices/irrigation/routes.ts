@@ -21,11 +21,11 @@ export interface WaterRoutesOptions {
 
 /** Every local day of a pump's water over the last `days` days, oldest first, from the control log. */
 export function waterOf(repo: DevicesRepo, deviceId: string, days: number, nowMs: number) {
-  const device = repo.find(deviceId);
+  const device = repo.findPlain(deviceId);
   if (!device) throw notFound(`Device '${deviceId}' not found`);
   // One more day back: a run already open at the first midnight is counted from there.
   const fromMs = localDayStartMs(nowMs) - days * 24 * 3_600_000;
-  const switches = repo.stateChangesSince(fromMs).filter((s) => s.deviceId === deviceId);
+  const switches = repo.stateChangesSince(fromMs, deviceId);
   return waterByDay(switches, { nowMs, days, flowLitresPerMinute: device.flowLitresPerMinute ?? null });
 }
 
