@@ -102,10 +102,13 @@ export class HistoryQueries implements HistoryAggregator {
         rollupsSql(grouping.by, bucketMs, resolutions, query.sensorType),
       );
       const params = plan.rollups.flatMap((l) => l.intervals.flatMap(([fromMs, toMs]) => [fromMs, Math.max(fromMs, toMs), ...filter]));
-      for (const row of statement.all(...params) as unknown[][]) {
+      // Row by row (iterate, not all): each row is garbage as soon as it is merged, and a young
+      // generation kept small (server/appliance/v8-footprint.ts) never copies a whole answer's rows.
+      const fields = columnsRead(query.sensorType).map((c) => FIELD_COLUMNS.indexOf(c));
+      for (const row of statement.iterate(...params) as IterableIterator<unknown[]>) {
         const group = groupOf(row[0] as SensorType, row[1] as number);
         group.n += row[2] as number;
-        mergeBucket(group.values, row, 3);
+        mergeBucket(group.values, row, 3, fields);
       }
     }
     const raw = this.#statement(`raw|${filter.length}`, () =>
@@ -114,7 +117,7 @@ export class HistoryQueries implements HistoryAggregator {
     );
     for (const [fromMs, toMs] of plan.raw) {
       if (fromMs >= toMs) continue;
-      for (const row of raw.all(fromMs, toMs, ...filter) as unknown[][]) {
+      for (const row of raw.iterate(fromMs, toMs, ...filter) as IterableIterator<unknown[]>) {
         const group = groupOf(row[0] as SensorType, floor(row[1] as number));
         group.n += 1;
         mergeRaw(group.values, row, 2);
@@ -146,16 +149,19 @@ export class HistoryQueries implements HistoryAggregator {
 function rollupsSql(by: Grouping['by'], bucketMs: number | null, resolutions: number[], sensorType: SensorType | undefined): string {
   const key = bucketMs === null ? '0' : `(bucket_at / ${bucketMs}) * ${bucketMs}`;
   const sensor = by === 'epochHour' ? `''` : 'sensor_type';
-  const read = sensorType === undefined ? FIELD_COLUMNS : FIELD_COLUMNS.filter((c) => ZONE_COLUMNS[sensorType].has(c));
+  const read = columnsRead(sensorType);
   const readColumns = read.flatMap((c) => [`${c}_n`, `${c}_sum`, `${c}_min`, `${c}_max`]).join(', ');
   const branch = (resolutionMs: number) =>
-    `SELECT ${sensor} AS sensor_type, ${key} AS at, n${readColumns ? `, ${readColumns}` : ''} FROM reading_rollups
+    `SELECT ${sensor} AS sensor_type, ${key} AS at, n, ${readColumns} FROM reading_rollups
      WHERE resolution_ms = ${resolutionMs} AND bucket_at >= ? AND bucket_at < ? AND ${filterSql(sensorType === undefined ? 1 : 2)}`;
   const union = resolutions.flatMap((r) => [branch(r), branch(r)]).join('\nUNION ALL\n');
-  const merged = FIELD_COLUMNS.flatMap((c) =>
-    read.includes(c) ? [`sum(${c}_n)`, `total(${c}_sum)`, `min(${c}_min)`, `max(${c}_max)`] : ['0', '0.0', 'NULL', 'NULL'],
-  ).join(', ');
+  const merged = read.flatMap((c) => [`sum(${c}_n)`, `total(${c}_sum)`, `min(${c}_min)`, `max(${c}_max)`]).join(', ');
   return `SELECT sensor_type, at, sum(n), ${merged} FROM (${union}) GROUP BY sensor_type, at`;
+}
+
+/** The field columns a query reads: those of the sensor type's zone, or all of them. */
+function columnsRead(sensorType: SensorType | undefined): readonly FieldColumn[] {
+  return sensorType === undefined ? FIELD_COLUMNS : FIELD_COLUMNS.filter((c) => ZONE_COLUMNS[sensorType].has(c));
 }
 
 /** The rollup columns each zone's rows can hold a value in. */
@@ -174,15 +180,20 @@ const emptyValues = (): Array<number | null> => {
 const lower = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 const higher = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
 
-/** Adds a rollup bucket's n, sum, min, max per field (starting at `offset` in its row). */
-function mergeBucket(values: Array<number | null>, row: unknown[], offset: number): void {
-  for (let i = 0; i < FIELD_COUNT * 4; i += 4) {
-    const n = row[offset + i] as number;
-    if (n === 0) continue;
+/**
+ * Adds a rollup bucket's n, sum, min, max of each field read (the row holds them from `offset` on, in
+ * the order of `fields`, indexes into FIELD_COLUMNS).
+ */
+function mergeBucket(values: Array<number | null>, row: unknown[], offset: number, fields: readonly number[]): void {
+  for (let k = 0; k < fields.length; k++) {
+    const at = offset + k * 4;
+    const n = row[at] as number;
+    if (n === 0 || n === null) continue;
+    const i = fields[k]! * 4;
     values[i] = (values[i] as number) + n;
-    values[i + 1] = (values[i + 1] as number) + (row[offset + i + 1] as number);
-    values[i + 2] = lower(values[i + 2]!, row[offset + i + 2] as number | null);
-    values[i + 3] = higher(values[i + 3]!, row[offset + i + 3] as number | null);
+    values[i + 1] = (values[i + 1] as number) + (row[at + 1] as number);
+    values[i + 2] = lower(values[i + 2]!, row[at + 2] as number | null);
+    values[i + 3] = higher(values[i + 3]!, row[at + 3] as number | null);
   }
 }
 

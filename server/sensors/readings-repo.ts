@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { FieldValues, HourlyBucket, Reading, SensorStats, SensorType } from '../contract/reading.ts';
 import { SENSOR_TYPES } from '../contract/reading.ts';
-import { OPEN_END_MS } from '../history/history-plan.ts';
+import { OPEN_END_MS, usableResolutions } from '../history/history-plan.ts';
 import { HistoryQueries, meanOf, type AggregateQuery, type AggregateRow, type HistoryAggregator } from '../history/history-queries.ts';
 import { INLINE_FOLD_MAX_ROWS } from '../history/rollup-catch-up.ts';
 import { FIELD_COLUMNS, HOUR_MS, type FieldColumn } from '../history/rollup-levels.ts';
@@ -37,6 +37,34 @@ export const HISTORY_BUCKET_MS: Record<number, number> = {
   720: 3_600_000,
   8760: 12 * 3_600_000,
 };
+
+/** What `historical` reads for a range of `hours` ending now: [fromMs, untilMs) in buckets of bucketMs. */
+export function historicalRange(hours: number, nowMs: number): { fromMs: number; untilMs: number; bucketMs: number } {
+  return { fromMs: nowMs - hours * HOUR_MS, untilMs: nowMs + 1, bucketMs: bucketMsFor(hours) };
+}
+
+/** Stored rows (rollup buckets, or raw rows below a minute) one slice of a history reads per zone. */
+export const ROWS_PER_HISTORY_SLICE = 400;
+
+/**
+ * [fromMs, untilMs) cut into slices that each read about ROWS_PER_HISTORY_SLICE stored rows per zone,
+ * at bucket starts: every bucket (and so every point) lies in exactly one slice, and the slices' points
+ * are the range's. Last Week (10-minute buckets from 5-minute rollups) is 6 slices, Last Year 23.
+ */
+export function historicalSlices(fromMs: number, untilMs: number, bucketMs: number): Array<[fromMs: number, untilMs: number]> {
+  const coarsest = Math.max(0, ...usableResolutions(bucketMs));
+  // Below a minute the raw rows are read: about one per bucket at the default interval.
+  const rowsPerBucket = coarsest > 0 ? bucketMs / coarsest : 1;
+  const bucketsPerSlice = Math.max(1, Math.floor(ROWS_PER_HISTORY_SLICE / rowsPerBucket));
+  const slices: Array<[number, number]> = [];
+  let start = fromMs;
+  while (start < untilMs) {
+    const end = Math.min(untilMs, (Math.floor(start / bucketMs) + bucketsPerSlice) * bucketMs);
+    slices.push([start, end]);
+    start = end;
+  }
+  return slices;
+}
 
 /** Any other range (never from the routes, which allow only HISTORY_RANGES_HOURS): ~1,000 buckets, at least 1 s. */
 export function bucketMsFor(hours: number): number {
@@ -135,14 +163,16 @@ export class ReadingsRepo {
    * bridged) and `min`/`max` of each field within the bucket.
    */
   historical(greenhouseId: string, hours: number, nowMs: number, sensorType?: SensorType): Reading[] {
-    const bucketMs = bucketMsFor(hours);
-    const rows = this.#aggregate({
-      greenhouseId,
-      sensorType,
-      fromMs: nowMs - hours * HOUR_MS,
-      untilMs: nowMs + 1,
-      grouping: { by: 'bucket', bucketMs },
-    });
+    const { fromMs, untilMs, bucketMs } = historicalRange(hours, nowMs);
+    return this.historicalSlice(greenhouseId, fromMs, untilMs, bucketMs, sensorType);
+  }
+
+  /**
+   * The points of `historical` whose buckets start in [fromMs, untilMs): a slice of a longer range cut at
+   * whole buckets (historicalSlices), so that a long history can be read a piece at a time.
+   */
+  historicalSlice(greenhouseId: string, fromMs: number, untilMs: number, bucketMs: number, sensorType?: SensorType): Reading[] {
+    const rows = this.#aggregate({ greenhouseId, sensorType, fromMs, untilMs, grouping: { by: 'bucket', bucketMs } });
     return rows.map((row) => historicalPoint(greenhouseId, row, bucketMs));
   }
 

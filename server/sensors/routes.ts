@@ -6,7 +6,7 @@ import { SENSOR_TYPES, type Reading, type SensorType } from '../contract/reading
 import { ok } from '../http/reply.ts';
 import { TurnTaking } from '../history/turn-taking.ts';
 import { HistoryAnswers } from './history-answers.ts';
-import { bucketMsFor, type ReadingsRepo } from './readings-repo.ts';
+import { bucketMsFor, historicalRange, historicalSlices, type ReadingsRepo } from './readings-repo.ts';
 import { dailyLightIntegral, LIGHT_BUCKET_MS, windowStartMs } from './light-integral.ts';
 import type { SamplingLoop } from './sampling-loop.ts';
 import { failures, InstancesReply, HistoricalQuery, HistoricalReply, HoursQuery, HourlyReply, LatestReply, LightIntegralQuery, LightIntegralReply, StatsReply } from './schemas.ts';
@@ -52,22 +52,24 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
    * fields only, so the output is the same (tests/integration/history-serialisation.test.ts checks it).
    */
   const answer = async (reply: FastifyReply, question: string, slotMs: number, compute: () => Promise<unknown>): Promise<void> => {
-    const serialise = async () => JSON.stringify(ok(await compute()));
+    const serialise = async () => stringifyInTurns(ok(await compute()));
     const body = dataVersion ? await answers.get(question, { dataVersion: dataVersion(), nowMs: clock.now(), slotMs }, serialise) : await serialise();
     await reply.type('application/json; charset=utf-8').send(body);
   };
 
   /**
-   * Every zone's history is read zone by zone, one turn of the event loop each, and put back in the
-   * order one query gives (time, then sensor type): a week of all four zones in one query held the loop
-   * for about 45 ms at full speed, several hundred on a Pi core; a zone's share is about a quarter
-   * (docs/performance.md, "A week's history, zone by zone").
+   * A history is read a zone and a slice of time at a time (historicalSlices), one turn of the event
+   * loop each, and put back in the order one query gives (time, then sensor type). A week of all four
+   * zones in one query held the loop for 45-65 ms at full speed, most of a second on a Pi core; a slice
+   * is about a twentieth of that (docs/performance.md, "A week's history, a slice at a time").
    */
-  const historicalByZone = async (greenhouseId: string, hours: number, sensorType: SensorType | undefined): Promise<Reading[]> => {
-    const nowMs = clock.now();
-    if (sensorType) return turns.run(() => repo.historical(greenhouseId, hours, nowMs, sensorType));
-    const zones = await Promise.all(SENSOR_TYPES.map((zone) => turns.run(() => repo.historical(greenhouseId, hours, nowMs, zone))));
-    return zones.flat().sort(byTimeThenSensorType);
+  const historicalInSlices = async (greenhouseId: string, hours: number, sensorType: SensorType | undefined): Promise<Reading[]> => {
+    const { fromMs, untilMs, bucketMs } = historicalRange(hours, clock.now());
+    const slices = historicalSlices(fromMs, untilMs, bucketMs);
+    const zones = sensorType ? [sensorType] : SENSOR_TYPES;
+    const parts = await Promise.all(zones.flatMap((zone) => slices.map(([from, until]) => turns.run(() => repo.historicalSlice(greenhouseId, from, until, bucketMs, zone)))));
+    // One zone's slices come in time order already.
+    return zones.length === 1 ? parts.flat() : parts.flat().sort(byTimeThenSensorType);
   };
 
   // Estimated from the LDR's lux over the 5-minute rollups, per local day (docs/decisions.md, Climate metrics).
@@ -98,7 +100,7 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
       const { hours = DEFAULT_HOURS, sensorType } = request.query;
       const { greenhouseId } = request.params;
       await historyReady();
-      await answer(reply, `historical|${greenhouseId}|${hours}|${sensorType ?? ''}`, bucketMsFor(hours), () => historicalByZone(greenhouseId, hours, sensorType));
+      await answer(reply, `historical|${greenhouseId}|${hours}|${sensorType ?? ''}`, bucketMsFor(hours), () => historicalInSlices(greenhouseId, hours, sensorType));
     },
   );
 
@@ -121,4 +123,25 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
 function byTimeThenSensorType(a: Reading, b: Reading): number {
   if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp ? -1 : 1;
   return a.sensorType < b.sensorType ? -1 : a.sensorType > b.sensorType ? 1 : 0;
+}
+
+/** Points serialised in one turn of the event loop (a week's 4,000 points are 1.3 MB of JSON). */
+const POINTS_PER_TURN = 500;
+
+/**
+ * JSON.stringify of an answer, its data array POINTS_PER_TURN items a turn (a macrotask between them),
+ * so a long history never holds the loop for its whole serialisation. The text is JSON.stringify's.
+ */
+async function stringifyInTurns(answer: { data: unknown }): Promise<string> {
+  const { data } = answer;
+  if (!Array.isArray(data) || data.length <= POINTS_PER_TURN) return JSON.stringify(answer);
+  const pieces: string[] = [];
+  for (let i = 0; i < data.length; i += POINTS_PER_TURN) {
+    if (i > 0) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    pieces.push(JSON.stringify(data.slice(i, i + POINTS_PER_TURN)).slice(1, -1));
+  }
+  // The answer's own JSON with an empty data array, the pieces put in it.
+  const shell = JSON.stringify({ ...answer, data: [] });
+  const at = shell.indexOf('"data":[]') + '"data":['.length;
+  return `${shell.slice(0, at)}${pieces.join(',')}${shell.slice(at)}`;
 }
