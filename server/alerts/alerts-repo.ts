@@ -52,6 +52,8 @@ export interface AlertsRepoDeps {
 
 /** Storage of alerts for one greenhouse. Times come from the injected clock, not SQLite's. */
 export class AlertsRepo {
+  #activeByCause: { all(): Array<{ id: number; causeKey: string | null; severity: Severity }> } | null = null;
+
   constructor(private readonly deps: AlertsRepoDeps) {}
 
   insert(alert: NewAlert): AlertRow {
@@ -68,11 +70,13 @@ export class AlertsRepo {
 
   /** Active alerts that have a cause (those the evaluator manages), by cause key. */
   activeByCause(): Map<string, ActiveAlertView> {
-    const rows = this.deps.db
+    // Read on every sampling tick: prepared once (on first use, after the migrations), not rebuilt each time.
+    this.#activeByCause ??= this.deps.db
       .select({ id: alerts.id, causeKey: alerts.causeKey, severity: alerts.severity })
       .from(alerts)
       .where(and(eq(alerts.greenhouseId, this.deps.greenhouseId), eq(alerts.isResolved, false), isNotNull(alerts.causeKey)))
-      .all();
+      .prepare();
+    const rows = this.#activeByCause.all();
     return new Map(rows.map((r) => [r.causeKey!, { id: r.id, causeKey: r.causeKey!, severity: r.severity }]));
   }
 
