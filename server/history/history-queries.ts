@@ -144,7 +144,7 @@ export class HistoryQueries implements HistoryAggregator {
  * quantity belongs to exactly one zone, common/catalogue.ts; the others are empty in its rows and come
  * back as empty aggregates): the air zone has four of the eight, the light zone one. The merge of a
  * week's 5-minute buckets is SQLite's work on every value it reads, about 45 ms of the event loop at
- * full speed for all eight (docs/performance.md, "A week's history, zone by zone").
+ * full speed for all eight (docs/performance.md, "A week's history, a slice at a time").
  */
 function rollupsSql(by: Grouping['by'], bucketMs: number | null, resolutions: number[], sensorType: SensorType | undefined): string {
   const key = bucketMs === null ? '0' : `(bucket_at / ${bucketMs}) * ${bucketMs}`;

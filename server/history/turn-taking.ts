@@ -1,5 +1,5 @@
 /** A macrotask: timers, sockets and the sampler's I/O all get a turn before the promise resolves. */
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+export const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * Runs synchronous jobs (history queries) one per event-loop turn. Six dashboards opening a week at once

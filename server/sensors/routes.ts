@@ -4,7 +4,7 @@ import type { Clock } from '../../common/clock.ts';
 import { GreenhouseParams } from '../contract/common.ts';
 import { SENSOR_TYPES, type Reading, type SensorType } from '../contract/reading.ts';
 import { ok } from '../http/reply.ts';
-import { TurnTaking } from '../history/turn-taking.ts';
+import { nextTurn, TurnTaking } from '../history/turn-taking.ts';
 import { HistoryAnswers } from './history-answers.ts';
 import { bucketMsFor, historicalRange, historicalSlices, type ReadingsRepo } from './readings-repo.ts';
 import { dailyLightIntegral, LIGHT_BUCKET_MS, windowStartMs } from './light-integral.ts';
@@ -60,7 +60,7 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
   /**
    * A history is read a zone and a slice of time at a time (historicalSlices), one turn of the event
    * loop each, and put back in the order one query gives (time, then sensor type). A week of all four
-   * zones in one query held the loop for 45-65 ms at full speed, most of a second on a Pi core; a slice
+   * zones in one query held the loop for 45-80 ms at full speed, most of a second on a Pi core; a slice
    * is about a twentieth of that (docs/performance.md, "A week's history, a slice at a time").
    */
   const historicalInSlices = async (greenhouseId: string, hours: number, sensorType: SensorType | undefined): Promise<Reading[]> => {
@@ -137,7 +137,7 @@ async function stringifyInTurns(answer: { data: unknown }): Promise<string> {
   if (!Array.isArray(data) || data.length <= POINTS_PER_TURN) return JSON.stringify(answer);
   const pieces: string[] = [];
   for (let i = 0; i < data.length; i += POINTS_PER_TURN) {
-    if (i > 0) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    if (i > 0) await nextTurn();
     pieces.push(JSON.stringify(data.slice(i, i + POINTS_PER_TURN)).slice(1, -1));
   }
   // The answer's own JSON with an empty data array, the pieces put in it.
