@@ -94,8 +94,9 @@ export async function newPage(browser: Browser, baseURL: string, options: PageOp
     viewport: options.viewport ?? (options.phone ? { width: 390, height: 844 } : { width: 1280, height: 800 }),
     hasTouch: options.phone ?? false,
   });
-  // Fail a step within 10 s with the locator named, rather than hitting the 30 s test timeout.
-  context.setDefaultTimeout(10_000);
+  // Fail a step within 15 s with the locator named, rather than hitting the 30 s test timeout. (A
+  // shared two-core machine running two browser files at once once took over 10 s to reload a page.)
+  context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   // Surface page errors in the test output: a React crash otherwise looks like a missing element.
   page.on('pageerror', (err) => console.error('[page error]', err.message));
