@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { CSV_CHUNK_CHARS, CSV_COLUMNS, CSV_SOURCE_COLUMNS, csvLine, type CsvRow } from './csv-format.ts';
+import { workerPacer } from '../db/worker-pacing.ts';
 import { runAsBackgroundThread } from '../db/worker-priority.ts';
 
 // Behind the main thread's sampling, rules and requests on a Pi core.
@@ -23,6 +24,7 @@ const rows = connection
   .raw()
   .iterate(greenhouseId, fromMs, toMs) as IterableIterator<CsvRow>;
 let headerSent = false;
+const step = workerPacer();
 
 function send(text: string, done: boolean): void {
   parentPort!.postMessage({ text, done });
@@ -39,6 +41,7 @@ parentPort!.on('message', () => {
         send(chunk, true);
         return;
       }
+      step();
       chunk += csvLine(next.value);
     }
     send(chunk, false);

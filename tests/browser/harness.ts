@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFailed } from 'vitest';
 import Value from 'typebox/value';
 import { ConfigSchema, type Config } from '../../server/config/schema.ts';
 import { createGateway, type Gateway, type GatewayOptions } from '../../server/gateway.ts';
@@ -148,9 +148,41 @@ export function useBrowserSession(options: GatewayForBrowserOptions = {}): Brows
     async newPage(pageOptions = {}) {
       const { context, page } = await newPage(started(browser, 'browser'), started(server, 'gateway').url, pageOptions);
       contexts.push(context);
+      reportPageOnFailure(page);
       return page;
     },
   };
+}
+
+/**
+ * When the running test fails, prints where its page was and what it saw go wrong (the last failed or
+ * refused requests, console errors, the visible text): a step that timed out says only what it waited
+ * for. Pages opened outside a test (a file's beforeAll) are not followed.
+ */
+function reportPageOnFailure(page: Page): void {
+  const events: string[] = [];
+  const remember = (line: string) => {
+    events.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
+    if (events.length > 30) events.shift();
+  };
+  page.on('requestfailed', (request) => remember(`failed ${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) remember(`${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') remember(`console ${message.type()}: ${message.text().slice(0, 300)}`);
+  });
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) remember(`navigated to ${frame.url()}`);
+  });
+  try {
+    onTestFailed(async () => {
+      const text = page.isClosed() ? '(page closed)' : await page.locator('body').innerText({ timeout: 2_000 }).catch((err: Error) => `(no text: ${err.message})`);
+      console.error(`[failed test's page] ${page.isClosed() ? '' : page.url()}\n${events.join('\n')}\n--- visible text ---\n${text.slice(0, 600)}`);
+    });
+  } catch {
+    // Not inside a test.
+  }
 }
 
 export interface Credentials {

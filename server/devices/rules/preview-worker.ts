@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { runPreviewJob, type PreviewJob } from './preview-job.ts';
 import { RecordedHistory } from './recorded-history.ts';
+import { workerPacer } from '../../db/worker-pacing.ts';
 import { runAsBackgroundThread } from '../../db/worker-priority.ts';
 
 // Behind the main thread's sampling, rules and requests on a Pi core.
@@ -16,7 +17,7 @@ const { dbPath, greenhouseId, job } = workerData as { dbPath: string; greenhouse
 try {
   const connection = new Database(dbPath, { readonly: true, fileMustExist: true });
   connection.pragma('busy_timeout = 5000');
-  const preview = runPreviewJob(job, new RecordedHistory(connection, greenhouseId));
+  const preview = runPreviewJob(job, new RecordedHistory(connection, greenhouseId, workerPacer()));
   connection.close();
   parentPort!.postMessage({ preview });
 } catch (err) {

@@ -24,7 +24,12 @@ export class RecordedHistory {
   readonly #stateAt: Database.Statement;
   readonly #lastSwitch: Database.Statement;
 
-  constructor(sqlite: Database.Database, greenhouseId: string) {
+  /** `step` is called once per reading read: a worker's pacer (server/db/worker-pacing.ts). */
+  constructor(
+    sqlite: Database.Database,
+    greenhouseId: string,
+    private readonly step: () => void = () => undefined,
+  ) {
     this.#readings = new RecordedReadings(sqlite, greenhouseId);
     this.#faults = new FaultIntervals(sqlite, greenhouseId);
     this.#stateAt = sqlite
@@ -38,9 +43,9 @@ export class RecordedHistory {
       .pluck();
   }
 
-  /** The readings in [fromMs, untilMs), in time order; a long window is read as a series of short ones. */
-  readingsBetween(types: readonly SensorType[], fromMs: number, untilMs: number): RecordedReading[] {
-    return this.#readings.between(types, fromMs, untilMs);
+  /** The readings in [fromMs, untilMs), streamed in time order; a long window is read as a series of short ones. */
+  readingsBetween(types: readonly SensorType[], fromMs: number, untilMs: number): Iterable<RecordedReading> {
+    return this.#readings.between(types, fromMs, untilMs, this.step);
   }
 
   faults(fromMs: number, toMs: number): FaultInterval[] {
