@@ -51,15 +51,17 @@ self.addEventListener('fetch', (event) => {
   }
 
   if (url.pathname.startsWith('/assets/') || url.pathname.startsWith('/icon-') || url.pathname === '/manifest.webmanifest') {
-    // Hashed names never change content: cache first, and keep what was fetched.
+    // Hashed names never change content: cache first, and keep what was fetched. The page gets the
+    // response at once and the copy is stored beside it: a screen's code never waits on a write to the
+    // browser's storage, which a busy disk (a phone's, or a shared machine's) can hold up.
     event.respondWith(
       (async () => {
         const cached = await caches.match(request);
         if (cached) return cached;
         const response = await fetch(request);
         if (response.ok) {
-          const cache = await caches.open(CACHE);
-          await cache.put(request, response.clone());
+          const copy = response.clone();
+          event.waitUntil(caches.open(CACHE).then((cache) => cache.put(request, copy)));
         }
         return response;
       })(),
