@@ -3,9 +3,9 @@
 // full speed (the baseline) and inside a CPU quota of 12.5 % of one core (bench/cpu-quota.ts). Each run
 // reports cold start, idle CPU and RSS, bytes written per day (/proc/<pid>/io over an idle window at
 // the default interval), historical 1 h and 168 h latency, and the gateway's own longest event-loop
-// delay (its /api/metrics `nodejs_eventloop_lag_max_seconds`, reset at each scrape) during: six
-// dashboards loading Last Week, two 168 h rule previews, a 168 h CSV export and an MQTT burst through a
-// real Mosquitto. Printed side by side with the quota/full ratio.
+// delay and its p99 (its /api/metrics `nodejs_eventloop_lag_max_seconds` and `_p99_seconds`, reset at
+// each scrape) during: six dashboards loading Last Week, two 168 h rule previews, a 168 h CSV export and
+// an MQTT burst through a real Mosquitto. Printed side by side with the quota/full ratio.
 //
 //   npx tsx bench/pi-core.bench.ts      BENCH_DAYS=2 for a shorter history, BENCH_IDLE_S for the idle window
 //   BENCH_ONLY=history                   history reads and six Last Week loads only (no idle, previews, export, MQTT)
