@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { PAUSE_MS, WORK_SLICE_MS, workerPacer, type PacerClock } from '../../../../server/db/worker-pacing.ts';
+import { PAUSE_MS, STEPS_PER_CLOCK_READ, WORK_SLICE_MS, workerPacer, type PacerClock } from '../../../../server/db/worker-pacing.ts';
 
 /** A clock that moves only when told (`clock.atMs += ...`), recording every sleep. */
 function manualClock() {
@@ -30,13 +30,13 @@ describe('workerPacer (a background worker pauses after each slice of its CPU ti
     const { clock, sleeps } = manualClock();
     const step = workerPacer({ clock, onMainThread: false, cpus: 1 });
     clock.atMs += WORK_SLICE_MS;
-    for (let i = 0; i < 64; i++) step();
+    for (let i = 0; i < 2 * STEPS_PER_CLOCK_READ; i++) step();
     expect(sleeps).toEqual([PAUSE_MS]);
     // The pause began a new slice: stepping on at the same instant does not sleep again.
     for (let i = 0; i < 1_000; i++) step();
     expect(sleeps).toEqual([PAUSE_MS]);
     clock.atMs += WORK_SLICE_MS * 3;
-    for (let i = 0; i < 64; i++) step();
+    for (let i = 0; i < 2 * STEPS_PER_CLOCK_READ; i++) step();
     expect(sleeps).toEqual([PAUSE_MS, PAUSE_MS]);
   });
 
