@@ -7,6 +7,7 @@ import { INLINE_FOLD_MAX_ROWS } from '../history/rollup-catch-up.ts';
 import { FIELD_COLUMNS, HOUR_MS, type FieldColumn } from '../history/rollup-levels.ts';
 import { RollupWriter } from '../history/rollup-writer.ts';
 import { climateMetrics } from './climate-metrics.ts';
+import { addEpochHourRows, emptyHourOfDaySums, hourlyBuckets, roundOrNull, type HourOfDaySums } from './hour-of-day.ts';
 import { NewestReading } from './newest-reading.ts';
 import { FIELD_OF_COLUMN, MAIN_FIELD, readingFromRow, rowOfNewReading } from './reading-row.ts';
 import { QUANTITY_KEYS, type QuantityKey } from '../../common/catalogue.ts';
@@ -70,9 +71,6 @@ export function historicalSlices(fromMs: number, untilMs: number, bucketMs: numb
 export function bucketMsFor(hours: number): number {
   return HISTORY_BUCKET_MS[hours] ?? Math.max(1000, Math.ceil((hours * HOUR_MS) / 1000 / 1000) * 1000);
 }
-
-const round = (value: number | null, digits: number) =>
-  value === null ? null : Math.round(value * 10 ** digits) / 10 ** digits;
 
 export interface ReadingsRepoOptions {
   /**
@@ -176,9 +174,10 @@ export class ReadingsRepo {
     return rows.map((row) => historicalPoint(greenhouseId, row, bucketMs));
   }
 
-  stats(greenhouseId: string, hours: number, nowMs: number): SensorStats[] {
-    const rows = this.#aggregate({ greenhouseId, fromMs: nowMs - hours * HOUR_MS, untilMs: OPEN_END_MS, grouping: { by: 'sensor' } });
-    const avg = (row: AggregateRow, column: FieldColumn) => round(meanOf(row.fields[column]), 2);
+  /** Per sensor type (one zone's only with `sensorType`), sorted by sensor type. */
+  stats(greenhouseId: string, hours: number, nowMs: number, sensorType?: SensorType): SensorStats[] {
+    const rows = this.#aggregate({ greenhouseId, sensorType, fromMs: nowMs - hours * HOUR_MS, untilMs: OPEN_END_MS, grouping: { by: 'sensor' } });
+    const avg = (row: AggregateRow, column: FieldColumn) => roundOrNull(meanOf(row.fields[column]), 2);
     return rows.map((r) => ({
       _id: r.sensorType!,
       count: r.n,
@@ -191,32 +190,17 @@ export class ReadingsRepo {
   }
 
   /**
-   * Per hour of day, 0-23, every hour present (count 0 when no readings). Hour of day is in the
-   * gateway's LOCAL time zone (the Pi's /etc/localtime), DST-correct per hour: an operator reads
-   * "14:00" as the afternoon in their greenhouse, not UTC. Aggregated per hour since the epoch (hourly
-   * rollups), then folded into hour of day here.
+   * Per hour of day, 0-23, every hour present (count 0 when no readings), in the gateway's local time
+   * zone (hour-of-day.ts). Aggregated per hour since the epoch (hourly rollups), then folded.
    */
   hourly(greenhouseId: string, hours: number, nowMs: number): HourlyBucket[] {
-    const rows = this.#aggregate({ greenhouseId, fromMs: nowMs - hours * HOUR_MS, untilMs: OPEN_END_MS, grouping: { by: 'epochHour' } });
-    const columns = ['temperature_c', 'humidity_pct', 'light_lux', 'soil_moisture_pct'] as const;
-    const byHour = Array.from({ length: 24 }, () => ({ n: 0, sums: columns.map(() => ({ n: 0, sum: 0, min: null, max: null })) }));
-    for (const row of rows) {
-      const bucket = byHour[new Date(row.atMs!).getHours()]!;
-      bucket.n += row.n;
-      columns.forEach((column, i) => {
-        bucket.sums[i]!.n += row.fields[column].n;
-        bucket.sums[i]!.sum += row.fields[column].sum;
-      });
-    }
-    return byHour.map((b, hour) => ({
-      hour,
-      count: b.n,
-      // Spec section 9: temperature, humidity and soil to 1 decimal, light to 0.
-      avgTemperature: round(meanOf(b.sums[0]!), 1),
-      avgHumidity: round(meanOf(b.sums[1]!), 1),
-      avgLightIntensity: round(meanOf(b.sums[2]!), 0),
-      avgSoilMoisture: round(meanOf(b.sums[3]!), 1),
-    }));
+    return hourlyBuckets(this.hourOfDaySums(greenhouseId, hours, nowMs));
+  }
+
+  /** The sums behind `hourly`, of one zone with `sensorType`: the zones' sums add up to all of them. */
+  hourOfDaySums(greenhouseId: string, hours: number, nowMs: number, sensorType?: SensorType): HourOfDaySums {
+    const rows = this.#aggregate({ greenhouseId, sensorType, fromMs: nowMs - hours * HOUR_MS, untilMs: OPEN_END_MS, grouping: { by: 'epochHour' } });
+    return addEpochHourRows(emptyHourOfDaySums(), rows);
   }
 
   /** The LDR's mean lux per bucket of `bucketMs` in [fromMs, untilMs) (the daily light integral). */

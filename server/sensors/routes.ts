@@ -6,6 +6,7 @@ import { SENSOR_TYPES, type Reading, type SensorType } from '../contract/reading
 import { ok } from '../http/reply.ts';
 import { nextTurn, TurnTaking } from '../history/turn-taking.ts';
 import { HistoryAnswers } from './history-answers.ts';
+import { addHourOfDaySums, hourlyBuckets } from './hour-of-day.ts';
 import { bucketMsFor, historicalRange, historicalSlices, type ReadingsRepo } from './readings-repo.ts';
 import { dailyLightIntegral, LIGHT_BUCKET_MS, windowStartMs } from './light-integral.ts';
 import type { SamplingLoop } from './sampling-loop.ts';
@@ -108,14 +109,22 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
     const { greenhouseId } = request.params;
     const hours = request.query.hours ?? DEFAULT_HOURS;
     await historyReady();
-    await answer(reply, `stats|${greenhouseId}|${hours}`, SUMMARY_SLOT_MS, () => turns.run(() => repo.stats(greenhouseId, hours, clock.now())));
+    await answer(reply, `stats|${greenhouseId}|${hours}`, SUMMARY_SLOT_MS, async () => {
+      const nowMs = clock.now();
+      const zones = await Promise.all(SENSOR_TYPES.map((zone) => turns.run(() => repo.stats(greenhouseId, hours, nowMs, zone))));
+      return zones.flat().sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
+    });
   });
 
   app.get('/hourly/:greenhouseId', { schema: { params, querystring: HoursQuery, response: { 200: HourlyReply, ...failures } } }, async (request, reply) => {
     const { greenhouseId } = request.params;
     const hours = request.query.hours ?? DEFAULT_HOURS;
     await historyReady();
-    await answer(reply, `hourly|${greenhouseId}|${hours}`, SUMMARY_SLOT_MS, () => turns.run(() => repo.hourly(greenhouseId, hours, clock.now())));
+    await answer(reply, `hourly|${greenhouseId}|${hours}`, SUMMARY_SLOT_MS, async () => {
+      const nowMs = clock.now();
+      const zones = await Promise.all(SENSOR_TYPES.map((zone) => turns.run(() => repo.hourOfDaySums(greenhouseId, hours, nowMs, zone))));
+      return hourlyBuckets(addHourOfDaySums(zones));
+    });
   });
 }
 

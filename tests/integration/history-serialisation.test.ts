@@ -71,6 +71,22 @@ describe('history answers', () => {
     expect(soil.some((p) => typeof p.rootTemperature === 'number')).toBe(true);
   });
 
+  it('stats and hourly, read zone by zone, are what one query over all zones gives', async () => {
+    // A week's stats and hourly are read a zone per turn and added up (server/sensors/routes.ts).
+    const repo = new ReadingsRepo(gateway.database.sqlite);
+    for (const hours of [1, 24, 168, 8760]) {
+      const stats = await http.get(`/api/sensors/stats/greenhouse-001?hours=${hours}`, token);
+      const hourly = await http.get(`/api/sensors/hourly/greenhouse-001?hours=${hours}`, token);
+      expect([stats.status, hourly.status]).toEqual([200, 200]);
+      expect(stats.body.data).toEqual(JSON.parse(JSON.stringify(repo.stats('greenhouse-001', hours, clock.now()))));
+      expect(hourly.body.data).toEqual(JSON.parse(JSON.stringify(repo.hourly('greenhouse-001', hours, clock.now()))));
+      if (hours >= 24) {
+        expect((stats.body.data as Array<{ _id: string }>).map((s) => s._id)).toEqual(['DHT11', 'LDR', 'SOIL_MOISTURE', 'WATER_LEVEL']);
+        expect((hourly.body.data as Array<{ count: number }>).reduce((sum, h) => sum + h.count, 0)).toBeGreaterThan(0);
+      }
+    }
+  });
+
   it('historical for one sensor type as well', async () => {
     const res = await http.get('/api/sensors/historical/greenhouse-001?hours=168&sensorType=DHT11', token);
     expect(res.status).toBe(200);

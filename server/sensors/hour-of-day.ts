@@ -1,0 +1,66 @@
+import type { HourlyBucket } from '../contract/reading.ts';
+import { meanOf, type AggregateRow } from '../history/history-queries.ts';
+
+/** The columns the hourly view averages, in HourlyBucket's order. */
+const HOURLY_COLUMNS = ['temperature_c', 'humidity_pct', 'light_lux', 'soil_moisture_pct'] as const;
+
+/**
+ * Per hour of day 0-23 in the gateway's local time: the rows summarised, and per HOURLY_COLUMNS column
+ * its readings' count and sum. Sums of several zones (or several reads) add up to the sums of all of
+ * them, so the hourly view can be read a zone at a time and summed.
+ */
+export type HourOfDaySums = Array<{ n: number; fields: Array<{ n: number; sum: number }> }>;
+
+export function emptyHourOfDaySums(): HourOfDaySums {
+  return Array.from({ length: 24 }, () => ({ n: 0, fields: HOURLY_COLUMNS.map(() => ({ n: 0, sum: 0 })) }));
+}
+
+/**
+ * Adds rows grouped per hour since the epoch (hourly rollups) into `sums`, folded by local hour of day.
+ * `new Date(...).getHours()` is DST-correct per hour: an operator reads "14:00" as the afternoon in their
+ * greenhouse, not UTC.
+ */
+export function addEpochHourRows(sums: HourOfDaySums, rows: AggregateRow[]): HourOfDaySums {
+  for (const row of rows) {
+    const hour = sums[new Date(row.atMs!).getHours()]!;
+    hour.n += row.n;
+    HOURLY_COLUMNS.forEach((column, i) => {
+      hour.fields[i]!.n += row.fields[column].n;
+      hour.fields[i]!.sum += row.fields[column].sum;
+    });
+  }
+  return sums;
+}
+
+/** Several reads' sums, added. */
+export function addHourOfDaySums(parts: HourOfDaySums[]): HourOfDaySums {
+  const total = emptyHourOfDaySums();
+  for (const part of parts) {
+    part.forEach((hour, h) => {
+      total[h]!.n += hour.n;
+      hour.fields.forEach((field, i) => {
+        total[h]!.fields[i]!.n += field.n;
+        total[h]!.fields[i]!.sum += field.sum;
+      });
+    });
+  }
+  return total;
+}
+
+/** `value` to `digits` decimals; null stays null (no readings). */
+export const roundOrNull = (value: number | null, digits: number): number | null =>
+  value === null ? null : Math.round(value * 10 ** digits) / 10 ** digits;
+const mean = (field: { n: number; sum: number }) => meanOf({ ...field, min: null, max: null });
+
+/** The hourly view: every hour present (count 0 when no readings). */
+export function hourlyBuckets(sums: HourOfDaySums): HourlyBucket[] {
+  return sums.map((hour, h) => ({
+    hour: h,
+    count: hour.n,
+    // Spec section 9: temperature, humidity and soil to 1 decimal, light to 0.
+    avgTemperature: roundOrNull(mean(hour.fields[0]!), 1),
+    avgHumidity: roundOrNull(mean(hour.fields[1]!), 1),
+    avgLightIntensity: roundOrNull(mean(hour.fields[2]!), 0),
+    avgSoilMoisture: roundOrNull(mean(hour.fields[3]!), 1),
+  }));
+}
