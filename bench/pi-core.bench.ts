@@ -32,7 +32,7 @@ import { GATEWAY_CREDENTIALS, startMosquitto, type Broker } from '../tests/suppo
 import { freePort, simulatorGatewayEnv } from '../tests/support/server-process.ts';
 import { watchBackgroundThreads, type BackgroundCore } from './background-core.ts';
 import { createCpuQuota, piCoreAvailable, type CpuQuota } from './cpu-quota.ts';
-import { sampleProc } from './proc-stats.ts';
+import { mainThreadCpuSeconds, sampleProc } from './proc-stats.ts';
 import { seedRawReadings } from './seed-readings.ts';
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 7);
@@ -267,6 +267,7 @@ async function idleFigures(pid: number, dataDir: string, figures: Figures, http:
   await sleep(5_000);
   figures['daily backup written MB'] = (writeBytes(pid) - writtenAtStart) / MB;
   const before = sampleProc(pid);
+  const mainBefore = mainThreadCpuSeconds(pid);
   const writtenBefore = writeBytes(pid);
   const idleStarted = performance.now();
   // The longest delay with nothing asked of the gateway (sampling, batched commits, rollup folds): the
@@ -277,6 +278,8 @@ async function idleFigures(pid: number, dataDir: string, figures: Figures, http:
   const idleS = (performance.now() - idleStarted) / 1000;
   const after = sampleProc(pid);
   figures['idle CPU % of a core'] = ((after.cpuSeconds - before.cpuSeconds) / idleS) * 100;
+  // The event loop's own share: what sampling ticks, commits and timers cost it, a minute at a time.
+  figures['idle: main thread CPU ms a minute'] = ((mainThreadCpuSeconds(pid) - mainBefore) / idleS) * 60_000;
   figures['idle RSS MB'] = after.rssBytes / 2 ** 20;
   figures['written per day MB'] = ((writeBytes(pid) - writtenBefore) / idleS) * DAY_S / MB;
 }

@@ -35,3 +35,11 @@ export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
+
+/**
+ * CPU seconds the process's main thread (the event loop: sampling, rules, safety and every request) has
+ * run, from the scheduler's own nanosecond count (/proc/<pid>/task/<pid>/schedstat), not the 10 ms ticks.
+ */
+export function mainThreadCpuSeconds(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
+}

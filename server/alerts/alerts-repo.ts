@@ -3,6 +3,7 @@ import { and, desc, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Alert, AlertStats, Severity } from '../contract/alert.ts';
 import { toIso, type Db } from '../db/open.ts';
 import { alerts } from '../db/schema.ts';
+import { untilWritten, WriteGeneration } from '../db/write-generation.ts';
 import type { ActiveAlertView } from './evaluator.ts';
 
 export type AlertRow = typeof alerts.$inferSelect;
@@ -53,8 +54,20 @@ export interface AlertsRepoDeps {
 /** Storage of alerts for one greenhouse. Times come from the injected clock, not SQLite's. */
 export class AlertsRepo {
   #activeByCause: { all(): Array<{ id: number; causeKey: string | null; severity: Severity }> } | null = null;
+  /** The active alerts with a cause, kept until anything is written (read by every sampling tick). */
+  readonly #activeWithCause: () => ReadonlyArray<Readonly<ActiveAlertView>>;
 
-  constructor(private readonly deps: AlertsRepoDeps) {}
+  constructor(private readonly deps: AlertsRepoDeps) {
+    this.#activeWithCause = untilWritten(new WriteGeneration(deps.db.$client), () => {
+      // Prepared once (on first use, after the migrations), not rebuilt each time.
+      this.#activeByCause ??= this.deps.db
+        .select({ id: alerts.id, causeKey: alerts.causeKey, severity: alerts.severity })
+        .from(alerts)
+        .where(and(eq(alerts.greenhouseId, this.deps.greenhouseId), eq(alerts.isResolved, false), isNotNull(alerts.causeKey)))
+        .prepare();
+      return this.#activeByCause.all().map((r) => Object.freeze({ id: r.id, causeKey: r.causeKey!, severity: r.severity }));
+    });
+  }
 
   insert(alert: NewAlert): AlertRow {
     return this.deps.db
@@ -70,14 +83,7 @@ export class AlertsRepo {
 
   /** Active alerts that have a cause (those the evaluator manages), by cause key. */
   activeByCause(): Map<string, ActiveAlertView> {
-    // Read on every sampling tick: prepared once (on first use, after the migrations), not rebuilt each time.
-    this.#activeByCause ??= this.deps.db
-      .select({ id: alerts.id, causeKey: alerts.causeKey, severity: alerts.severity })
-      .from(alerts)
-      .where(and(eq(alerts.greenhouseId, this.deps.greenhouseId), eq(alerts.isResolved, false), isNotNull(alerts.causeKey)))
-      .prepare();
-    const rows = this.#activeByCause.all();
-    return new Map(rows.map((r) => [r.causeKey!, { id: r.id, causeKey: r.causeKey!, severity: r.severity }]));
+    return new Map(this.#activeWithCause().map((view) => [view.causeKey, view]));
   }
 
   list(filter: AlertFilter): AlertRow[] {

@@ -7,7 +7,8 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { ensureIncrementalAutoVacuum, type AutoVacuumOutcome } from './auto-vacuum.ts';
 import * as schema from './schema.ts';
 
-export type Db = BetterSQLite3Database<typeof schema>;
+/** The drizzle database over the connection it wraps (`$client`, for the hand-tuned parts). */
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 export interface OpenedDatabase {
   db: Db;

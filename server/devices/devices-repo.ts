@@ -14,6 +14,7 @@ import {
 import type { WiredOutput as OutputConfig } from '../config/schema.ts';
 import { toIso, type Db } from '../db/open.ts';
 import { controlLog, devices } from '../db/schema.ts';
+import { untilWritten, untilWrittenByKey, WriteGeneration } from '../db/write-generation.ts';
 
 type DeviceRow = typeof devices.$inferSelect;
 type LogRow = typeof controlLog.$inferSelect;
@@ -70,10 +71,23 @@ export class DevicesRepo {
   readonly greenhouseId: string;
   #explain: ((device: Device, all?: readonly Device[]) => Device) | null = null;
   #prepared: TickStatements | null = null;
+  /**
+   * The rows as Devices and each device's newest log entry, kept until anything is written: every
+   * sampling tick asks for them a dozen times (safety, rules, locks, alerts) and they change only on a
+   * switch or an edit (server/db/write-generation.ts). Frozen, since every caller shares them.
+   */
+  readonly #plainDevices: () => readonly Device[];
+  readonly #newestLog: (deviceId: string) => ControlLog | null;
 
   constructor(private readonly deps: DevicesRepoDeps) {
     this.greenhouseId = deps.greenhouseId;
     this.#outputs = new Map(deps.outputs.map((o) => [o.outputId, o]));
+    const generation = new WriteGeneration(deps.db.$client);
+    this.#plainDevices = untilWritten(generation, () => this.#statements().list.all().map((r) => deepFreeze(this.#toDevice(r))));
+    this.#newestLog = untilWrittenByKey(generation, (deviceId) => {
+      const row = this.#statements().newestLog.get({ deviceId });
+      return row ? deepFreeze(toControlLog(row)) : null;
+    });
   }
 
   outputConfig(outputId: string): OutputConfig | undefined {
@@ -100,7 +114,7 @@ export class DevicesRepo {
 
   /** The rows without stateReason and locks (what safety and the lock computation read). */
   listPlain(): Device[] {
-    return this.#statements().list.all().map((r) => this.#toDevice(r));
+    return [...this.#plainDevices()];
   }
 
   /** Devices of this greenhouse (one COUNT, for the registry's cap). */
@@ -115,8 +129,7 @@ export class DevicesRepo {
 
   /** One device's row without stateReason and locks: for readers that need its settings only. */
   findPlain(deviceId: string): Device | null {
-    const row = this.#statements().find.get({ deviceId });
-    return row && row.greenhouseId === this.greenhouseId ? this.#toDevice(row) : null;
+    return this.#plainDevices().find((device) => device.deviceId === deviceId) ?? null;
   }
 
   #explained(device: Device, all?: readonly Device[]): Device {
@@ -240,8 +253,7 @@ export class DevicesRepo {
 
   /** The device's newest control-log entry (its state's reason, read for every device on every tick). */
   newestLog(deviceId: string): ControlLog | null {
-    const row = this.#statements().newestLog.get({ deviceId });
-    return row ? toControlLog(row) : null;
+    return this.#newestLog(deviceId);
   }
 
   /** When the device last actually changed state (epoch ms), or null: the rule engine's min on/off times. */
@@ -292,6 +304,15 @@ export class DevicesRepo {
   }
 }
 
+/** Freezes a plain value and everything in it (a Device or a ControlLog shared by every caller). */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 function toControlLog(row: LogRow): ControlLog {
   return {
     _id: String(row.id),
@@ -318,7 +339,6 @@ function tickStatements(db: Db, greenhouseId: string) {
   const changedSince = and(eq(controlLog.greenhouseId, greenhouseId), gte(controlLog.createdAt, sql.placeholder('sinceMs')), ne(controlLog.previousStatus, controlLog.newStatus));
   return {
     list: db.select().from(devices).where(eq(devices.greenhouseId, greenhouseId)).orderBy(devices.id).prepare(),
-    find: db.select().from(devices).where(eq(devices.deviceId, sql.placeholder('deviceId'))).prepare(),
     stateChanges: db.select(stateChange).from(controlLog).where(changedSince).orderBy(asc(controlLog.createdAt), asc(controlLog.id)).prepare(),
     deviceStateChanges: db
       .select(stateChange)

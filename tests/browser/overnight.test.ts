@@ -166,7 +166,8 @@ describe('overnight control in the dashboard', () => {
     await http().post('/api/simulator/faults', { sensor: 'DHT11', fault: 'none' }, token);
     await http().post('/api/devices/heater-1/automation', { autoMode: false, sensorLossAction: 'off' }, token);
     await http().put('/api/settings/greenhouse-001/system', { systemSettings: { updateInterval: 5 } }, token);
-  });
+    // 16 s alone, on real sampling intervals and two viewports: twice that when the suite loads both cores.
+  }, 60_000);
 
   it('the schedule editor: the site from Settings, System, then "from sunrise for 16 h" with today\'s times', async () => {
     const page = await open(admin, '/dashboard/settings');
@@ -207,7 +208,8 @@ describe('overnight control in the dashboard', () => {
     const dialog = page.getByRole('dialog', { name: 'Automation Settings' });
     expect(await dialog.getByLabel('Ends').inputValue()).toBe('duration');
     expect(await dialog.getByLabel('Hours on').inputValue()).toBe('16');
-  });
+    // 14 s alone over two viewports: twice that when the suite loads both cores.
+  }, 60_000);
 
   it('°F in the Automation dialog: a heating band in °F is saved in °C, and a band the wrong way round is refused', async () => {
     const page = await open(admin, '/dashboard/settings');
