@@ -18,6 +18,14 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_ENTRY = join(ROOT, 'dist', 'server', 'main.js');
 
 /**
+ * The schema compilers, required only when a schema has no code from the build (server/http/
+ * lazy-schema-compilers.ts): bundled, they would be imported by Fastify's chunk and compiled at every
+ * start for nothing, about 400 kB of JavaScript. Their generated code requires their run-time parts from
+ * node_modules in any case (ajv/dist/runtime, fast-json-stringify/lib/serializer).
+ */
+const SCHEMA_COMPILER_PACKAGES = ['ajv', 'ajv-formats', 'fast-json-stringify', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler'];
+
+/**
  * Resolved from node_modules at run time: packages with a compiled addon (or loading one), and
  * nodemailer, imported only when an alert email is sent. mqtt is bundled: like every package it lands
  * in a chunk of its own (see packageEntryPoints), which the bridge's `import('mqtt')` loads only when a
@@ -26,7 +34,8 @@ export const SERVER_ENTRY = join(ROOT, 'dist', 'server', 'main.js');
  */
 const EXTERNAL_PACKAGES = [
   'better-sqlite3', '@node-rs/argon2', 'unix-dgram', 'onoff', 'epoll', 'pigpio', 'node-dht-sensor', 'ads1x15', 'i2c-bus',
-  'nodemailer',
+  'nodemailer', 'glob',
+  ...SCHEMA_COMPILER_PACKAGES,
 ];
 
 /**
@@ -66,6 +75,43 @@ function compiledImportMetaUrl(outfile) {
   };
 }
 
+/**
+ * Requires that two bundled packages make as their module loads, moved to where they are used. Fastify
+ * requires node:http2 for a server option the gateway never sets (about 15 ms of CPU at full speed and a
+ * megabyte resident, some 0.1 s of every start on a Pi core); @fastify/static requires glob, which it calls
+ * only to list the files of a `wildcard: false` root (server/http/static.ts serves with the wildcard).
+ * glob is then left out of the bundle (EXTERNAL_PACKAGES), required from node_modules if ever called.
+ * Each edit must match its file exactly once, or the build fails: an upgrade that changes the line is
+ * noticed here, not by a gateway that loads more than it did (docs/performance.md, "What start-up loads").
+ */
+const DEFERRED_REQUIRES = [
+  {
+    file: 'node_modules/fastify/lib/server.js',
+    from: "const http2 = require('node:http2')",
+    to: "const http2 = { createServer: (...args) => require('node:http2').createServer(...args), createSecureServer: (...args) => require('node:http2').createSecureServer(...args) }",
+  },
+  {
+    file: 'node_modules/@fastify/static/index.js',
+    from: "const { glob } = require('glob')",
+    to: "const glob = (...args) => require('glob').glob(...args)",
+  },
+];
+
+const deferredRequires = {
+  name: 'deferred-requires',
+  setup(pluginBuild) {
+    for (const edit of DEFERRED_REQUIRES) {
+      const path = join(ROOT, edit.file);
+      pluginBuild.onLoad({ filter: new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`) }, async () => {
+        const contents = await readFile(path, 'utf8');
+        const matches = contents.split(edit.from).length - 1;
+        if (matches !== 1) throw new Error(`${edit.file}: expected "${edit.from}" once, found it ${matches} times (was the package upgraded?)`);
+        return { contents: contents.replace(edit.from, edit.to), loader: 'js' };
+      });
+    }
+  },
+};
+
 /** Options shared by every esbuild pass over the server's sources. */
 function commonOptions(outfile, quiet) {
   return {
@@ -90,7 +136,7 @@ function commonOptions(outfile, quiet) {
     legalComments: 'none',
     metafile: true,
     logLevel: quiet ? 'error' : 'warning',
-    plugins: [compiledImportMetaUrl(outfile)],
+    plugins: [compiledImportMetaUrl(outfile), deferredRequires],
     banner: {
       js: [
         '// Built by scripts/build-server.mjs from the TypeScript sources: do not edit, run `npm run build`.',

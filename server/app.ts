@@ -9,7 +9,7 @@ import { makeGreenhouseGuard } from './http/greenhouse.ts';
 import { capConnectionsPerAddress } from './http/connections-per-address.ts';
 import { allowedHostNames, makeHostGuard } from './http/host-allow-list.ts';
 import { registerDashboard } from './http/static.ts';
-import { compileSchemasOnFirstUse } from './http/lazy-schema-compilers.ts';
+import { createLazySchemaCompilers, lazySchemaController } from './http/lazy-schema-compilers.ts';
 import { createValidatorCompiler, strictEmptyBodies } from './http/validation.ts';
 
 export interface HttpAppOptions {
@@ -47,6 +47,7 @@ const CSP_DIRECTIVES = {
  */
 export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Promise<FastifyInstance> {
   const { limits } = ctx.config;
+  const schemaCompilers = createLazySchemaCompilers(createValidatorCompiler());
   const app = Fastify({
     // pino's Logger is Fastify's logger; the cast keeps FastifyInstance's default generics for plugins.
     loggerInstance: ctx.logger as FastifyBaseLogger,
@@ -61,13 +62,14 @@ export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Pr
     // On shutdown, do not wait for idle or half-open connections: outputs are already safe, and the
     // systemd stop timeout must hold.
     forceCloseConnections: true,
-    ajv: { customOptions: { coerceTypes: false } },
+    // Each route's schema is compiled on its first use, or comes from the build (http/lazy-schema-compilers.ts).
+    schemaController: lazySchemaController(schemaCompilers),
   });
   // Beyond this many open connections Node drops new ones at accept, before they cost a file descriptor
   // each for long: health and sign-in stay reachable for the rest.
   app.server.maxConnections = limits.connectionsTotal;
   capConnectionsPerAddress(app.server, limits.connectionsPerAddress);
-  compileSchemasOnFirstUse(app, createValidatorCompiler());
+  app.decorate('compileAllSchemas', schemaCompilers.compileAll);
   app.addHook('onRoute', strictEmptyBodies);
   app.setErrorHandler(handleError);
   // Answers about accounts, devices and readings are never kept by a browser or a proxy: every /api

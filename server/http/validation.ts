@@ -1,11 +1,19 @@
 import { createRequire } from 'node:module';
-import { Ajv, type Options, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { Ajv, Options, ValidateFunction } from 'ajv';
+import type addFormatsType from 'ajv-formats';
 import type { FastifyRequest, FastifySchemaCompiler, RouteOptions } from 'fastify';
 import { HttpError } from './errors.ts';
 import { compiledSchema, generatingSchemaCode, precompiledSchemaCode } from './precompiled-schemas.ts';
 
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * Ajv is required only here, when a schema has no code from the build (the TypeScript sources, tests, the
+ * build's generator): the compiled gateway does not load it at start (lazy-schema-compilers.ts says why).
+ */
 function makeAjv(options: Options): Ajv {
+  const { Ajv } = requireHere('ajv') as typeof import('ajv');
+  const addFormats = requireHere('ajv-formats') as typeof addFormatsType;
   // The build's generator writes each validator's code out (precompiled-schemas.ts): Ajv keeps it then.
   const code = generatingSchemaCode() ? { code: { source: true } } : {};
   const ajv = new Ajv({ allErrors: false, useDefaults: true, removeAdditional: false, strict: false, ...code, ...options });
@@ -58,7 +66,7 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
     const ajv = (ajvs[use] ??= makeAjv({ coerceTypes: use === 'body' ? false : 'array' }));
     const validate = ajv.compile(source);
     compiledSchema(use, source, () => {
-      const standalone = createRequire(import.meta.url)('ajv/dist/standalone') as { default: (ajv: Ajv, validate: ValidateFunction) => string };
+      const standalone = requireHere('ajv/dist/standalone') as { default: (ajv: Ajv, validate: ValidateFunction) => string };
       return standalone.default(ajv, validate);
     });
     return validate as ReturnType<FastifySchemaCompiler<unknown>>;

@@ -2,7 +2,8 @@
 // the build generated for each route (server/http/precompiled-schemas.ts), never compiling a schema on
 // its event loop: over real HTTP, bad input still gets a 400 naming the field and changes nothing, a
 // query is still coerced, defaults still fill in, and answers still carry exactly their schema's fields.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+// Nor does it load the schema compilers to do so (server/http/lazy-schema-compilers.ts).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,15 +13,18 @@ import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 
 const SCHEMAS_DIR = join(import.meta.dirname, '..', '..', 'dist', 'server', 'schemas');
+const RECORDER = join(import.meta.dirname, '..', 'support', 'loaded-modules-recorder.mjs');
 
 describe('the compiled gateway with its generated schema code', () => {
   const dir = mkdtempSync(join(tmpdir(), 'greenhouse-compiled-schemas-'));
   let server: ServerProcess;
   let http: HttpClient;
   let token = '';
+  const loadedModulesFile = join(dir, 'loaded-modules.json');
   beforeAll(async () => {
     await buildServerIfStale();
-    server = await startServerProcess({ GREENHOUSE_DATA_DIR: join(dir, 'data'), GREENHOUSE_HARDWARE: 'simulator' }, 60_000, [SERVER_ENTRY]);
+    const env = { GREENHOUSE_DATA_DIR: join(dir, 'data'), GREENHOUSE_HARDWARE: 'simulator', GREENHOUSE_TEST_LOADED_MODULES_FILE: loadedModulesFile };
+    server = await startServerProcess(env, 60_000, ['--import', RECORDER, SERVER_ENTRY]);
     http = httpClient(server.url);
     token = await registerUser(http, { username: 'owner' });
   }, 120_000);
@@ -67,5 +71,21 @@ describe('the compiled gateway with its generated schema code', () => {
     const me = await http.get('/api/auth/me', token);
     expect(me.status, JSON.stringify(me.body)).toBe(200);
     expect(JSON.stringify(me.body)).not.toMatch(/hash|argon/i);
+  });
+
+  // Last: it stops the gateway. Everything above validated bodies and queries and serialized answers.
+  it('loaded neither Ajv, fast-json-stringify\'s compiler, glob nor node:http2 to do all that', async () => {
+    const dashboard = await fetch(`${server.url}/dashboard/sensors`);
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.headers.get('content-type')).toMatch(/text\/html/);
+    server.child.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
+    const loaded = JSON.parse(readFileSync(loadedModulesFile, 'utf8')) as { builtins: string[]; required: string[] };
+    // The recorder sees what is required from node_modules: the generated code's serializer runtime.
+    expect(loaded.required.some((path) => path.endsWith('/node_modules/fast-json-stringify/lib/serializer.js'))).toBe(true);
+    const compilers = /\/node_modules\/(ajv\/dist\/(ajv|core)\.js|fast-json-stringify\/index\.js|@fastify\/(ajv-compiler|fast-json-stringify-compiler)\/|glob\/)/;
+    expect(loaded.required.filter((path) => compilers.test(path))).toEqual([]);
+    expect(loaded.builtins).toContain('http');
+    expect(loaded.builtins).not.toContain('http2');
   });
 });

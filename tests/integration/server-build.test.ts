@@ -44,4 +44,14 @@ describe('the compiled server (npm run build)', () => {
       }
     }
   });
+
+  it('leaves the schema compilers and glob out of the bundle: required from node_modules only if ever called', () => {
+    const chunks = readdirSync(SERVER_DIR).filter((name) => name.endsWith('.js'));
+    const bundling = (marker: string) => chunks.filter((name) => readFileSync(join(SERVER_DIR, name), 'utf8').includes(marker));
+    expect(bundling('FST_ERR_ROUTE_DUPLICATED_HANDLER')).toHaveLength(1); // the check finds a bundled package
+    expect(bundling('class Ajv')).toEqual([]);
+    expect(bundling('class Glob')).toEqual([]);
+    expect(bundling('require("node:http2")').length).toBeGreaterThan(0); // deferred, not gone
+    expect(bundling('http2=__require("node:http2")')).toEqual([]);
+  });
 });

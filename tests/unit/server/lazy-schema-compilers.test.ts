@@ -3,7 +3,7 @@ import type { FastifySchemaCompiler } from 'fastify';
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { handleError } from '../../../server/http/errors.ts';
-import { compileSchemasOnFirstUse } from '../../../server/http/lazy-schema-compilers.ts';
+import { createLazySchemaCompilers, lazySchemaController } from '../../../server/http/lazy-schema-compilers.ts';
 import { createValidatorCompiler } from '../../../server/http/validation.ts';
 
 /** The real validator compiler, counting what it compiles. */
@@ -21,8 +21,9 @@ function countingCompiler(): { compile: FastifySchemaCompiler<unknown>; compiled
 
 /** A small app with the gateway's compilers and error handler, and two routes with body, query and response schemas. */
 async function appWith(compile: FastifySchemaCompiler<unknown>) {
-  const app = Fastify();
-  compileSchemasOnFirstUse(app, compile);
+  const compilers = createLazySchemaCompilers(compile);
+  const app = Fastify({ schemaController: lazySchemaController(compilers) });
+  app.decorate('compileAllSchemas', compilers.compileAll);
   app.setErrorHandler(handleError);
   const body = Type.Object({ deviceName: Type.String({ minLength: 1 }), pin: Type.Integer({ minimum: 0 }) });
   const reply = Type.Object({ name: Type.String(), pin: Type.Integer() });
@@ -92,8 +93,9 @@ describe('schemas compiled on first use', () => {
     expect(compiled).toHaveLength(3);
     await app.close();
 
-    const broken = Fastify();
-    compileSchemasOnFirstUse(broken, createValidatorCompiler());
+    const brokenCompilers = createLazySchemaCompilers(createValidatorCompiler());
+    const broken = Fastify({ schemaController: lazySchemaController(brokenCompilers) });
+    broken.decorate('compileAllSchemas', brokenCompilers.compileAll);
     broken.get('/broken', { schema: { querystring: { type: 'object', properties: { hours: { type: 'not-a-type' } } } } }, async () => ({}));
     await broken.ready(); // starts, as the appliance would
     expect(() => broken.compileAllSchemas()).toThrow(/not-a-type|type/);
