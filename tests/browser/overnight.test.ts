@@ -124,7 +124,8 @@ describe('overnight control in the dashboard', () => {
       await shoot(page, `locked-pump-${phone ? '390' : '1366'}`);
     }
     await http().post('/api/simulator/tank', { levelCm: 60 }, token);
-  });
+    // Up to 20 s of sampling before the lock, then two pages: 18 s alone, over 30 under the full suite's load.
+  }, 60_000);
 
   it('a dead air sensor: the heater runs its frost duty with the reason on its card, and every screen shows the fault', async () => {
     // Sample every second so the fault is declared within seconds of real time.
