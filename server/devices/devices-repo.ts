@@ -58,6 +58,10 @@ export interface DevicesRepoDeps {
   db: Db;
   greenhouseId: string;
   outputs: readonly OutputConfig[];
+  /**
+   * Whether the hardware could open an output. Fixed once the hardware is open (outputs are opened at
+   * start and never again), which is why Devices carrying it may be kept until the database is written.
+   */
   isAvailable: (outputId: string) => boolean;
   clock: Clock;
 }

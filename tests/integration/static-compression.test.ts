@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript build script without type declarations
@@ -81,6 +81,19 @@ describe('pre-compressed dashboard assets', () => {
     expect(res.headers['content-encoding']).toBe('br');
     expect(res.headers['content-type']).toContain('text/html');
     expect(brotliDecompressSync(res.body).toString()).toBe(html);
+  });
+
+  it('answers / with index.html, and never a file outside the web root (one wildcard route looks files up when asked)', async () => {
+    const root = await rawGet(`${gw.url}/`, null);
+    expect(root.status).toBe(200);
+    expect(root.body.toString()).toBe(html);
+    const secret = join(webRoot, '..', `${basename(webRoot)}-secret.txt`);
+    writeFileSync(secret, 'not for the LAN');
+    for (const path of [`/%2e%2e/${basename(secret)}`, `/assets/%2e%2e/%2e%2e/${basename(secret)}`, `/..%2f${basename(secret)}`]) {
+      const res = await rawGet(`${gw.url}${path}`, null);
+      expect(res.body.toString(), path).not.toContain('not for the LAN');
+    }
+    rmSync(secret);
   });
 
   it('leaves /api answers uncompressed JSON', async () => {
