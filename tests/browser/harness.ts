@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, onTestFailed } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import Value from 'typebox/value';
 import { ConfigSchema, type Config } from '../../server/config/schema.ts';
 import { createGateway, type Gateway, type GatewayOptions } from '../../server/gateway.ts';
@@ -118,14 +118,21 @@ export interface BrowserSession {
 }
 
 /**
- * The set-up every browser test file shares: starts the gateway and Chromium in a beforeAll and closes
- * every page's context, the browser and the gateway in an afterAll. Call it first in the describe, so
- * the file's own beforeAll (accounts, seeded data) runs once both are up.
+ * The set-up every browser test file shares: starts the gateway and Chromium in a beforeAll, closes
+ * the pages a test opened when that test ends, and closes the pages opened in the file's beforeAll, the
+ * browser and the gateway in an afterAll. Call it first in the describe, so the file's own beforeAll
+ * (accounts, seeded data) runs once both are up.
  */
 export function useBrowserSession(options: GatewayForBrowserOptions = {}): BrowserSession {
   let server: BrowserGateway | undefined;
   let browser: Browser | undefined;
-  const contexts: BrowserContext[] = [];
+  /** Contexts opened in the file's beforeAll: kept until afterAll, as later tests may use them. */
+  const fileContexts: BrowserContext[] = [];
+  /** Contexts opened by the running test: closed when it ends. */
+  const testContexts: BrowserContext[] = [];
+  /** What the running test's pages saw, printed if it fails (before its pages are closed). */
+  const testReports: PageReport[] = [];
+  let inTest = false;
   const started = <T>(value: T | undefined, name: string): T => {
     if (value === undefined) throw new Error(`the browser session's ${name} is used before its beforeAll ran`);
     return value;
@@ -133,8 +140,20 @@ export function useBrowserSession(options: GatewayForBrowserOptions = {}): Brows
   beforeAll(async () => {
     [server, browser] = await Promise.all([startGatewayForBrowser(options), launchBrowser()]);
   });
+  beforeEach(() => {
+    inTest = true;
+  });
+  // A page left open keeps rendering every websocket update, chart and animation for the rest of the
+  // file: with the machine's two cores shared by two files at once, that was time taken from the tests.
+  afterEach(async ({ task }) => {
+    inTest = false;
+    const reports = testReports.splice(0);
+    if (task.result?.state === 'fail') for (const report of reports) await report();
+    await closeAll(testContexts);
+  });
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
+    await closeAll(testContexts);
+    await closeAll(fileContexts);
     await browser?.close();
     await server?.stop();
   });
@@ -147,19 +166,29 @@ export function useBrowserSession(options: GatewayForBrowserOptions = {}): Brows
     },
     async newPage(pageOptions = {}) {
       const { context, page } = await newPage(started(browser, 'browser'), started(server, 'gateway').url, pageOptions);
-      contexts.push(context);
-      reportPageOnFailure(page);
+      if (inTest) {
+        testContexts.push(context);
+        testReports.push(followPage(page));
+      } else fileContexts.push(context);
       return page;
     },
   };
 }
 
+/** Closes the contexts (and their pages) and empties the list. */
+export async function closeAll(contexts: BrowserContext[]): Promise<void> {
+  for (const context of contexts.splice(0)) await context.close().catch(() => {});
+}
+
+/** Prints what a page saw; called when its test failed, before the page is closed. */
+type PageReport = () => Promise<void>;
+
 /**
- * When the running test fails, prints where its page was and what it saw go wrong (the last failed or
- * refused requests, console errors, the visible text): a step that timed out says only what it waited
- * for. Pages opened outside a test (a file's beforeAll) are not followed.
+ * Follows a test's page so that, if the test fails, it can say where the page was and what it saw go
+ * wrong (the last failed or refused requests, console errors, the visible text): a step that timed out
+ * says only what it waited for.
  */
-function reportPageOnFailure(page: Page): void {
+function followPage(page: Page): PageReport {
   const events: string[] = [];
   const remember = (line: string) => {
     events.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
@@ -175,14 +204,10 @@ function reportPageOnFailure(page: Page): void {
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) remember(`navigated to ${frame.url()}`);
   });
-  try {
-    onTestFailed(async () => {
-      const text = page.isClosed() ? '(page closed)' : await page.locator('body').innerText({ timeout: 2_000 }).catch((err: Error) => `(no text: ${err.message})`);
-      console.error(`[failed test's page] ${page.isClosed() ? '' : page.url()}\n${events.join('\n')}\n--- visible text ---\n${text.slice(0, 600)}`);
-    });
-  } catch {
-    // Not inside a test.
-  }
+  return async () => {
+    const text = page.isClosed() ? '(page closed)' : await page.locator('body').innerText({ timeout: 2_000 }).catch((err: Error) => `(no text: ${err.message})`);
+    console.error(`[failed test's page] ${page.isClosed() ? '' : page.url()}\n${events.join('\n')}\n--- visible text ---\n${text.slice(0, 600)}`);
+  };
 }
 
 export interface Credentials {

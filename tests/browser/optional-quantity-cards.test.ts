@@ -3,10 +3,10 @@
 // zone), the CO2 High threshold editable in Settings and listed in the Alerts screen's configuration.
 // Screenshots for a person to look at go to /work/screens/sensors-gaps/.
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ManualClock } from '../../common/clock.ts';
-import { launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, toasts, type BrowserGateway } from './harness.ts';
+import { type BrowserGateway, closeAll, launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, toasts } from './harness.ts';
 
 const SCREENS = '/work/screens/sensors-gaps';
 const INTERVAL_S = 5;
@@ -26,14 +26,16 @@ describe('cards and thresholds of the quantities a configured sensor measures', 
   let browser: Browser;
   const clock = new ManualClock(Date.now());
   const contexts: BrowserContext[] = [];
+  let signedUp = false;
   const user = { username: 'grower', password: 'tomatoes-2026' };
 
   async function open(path: string, phone = false): Promise<Page> {
     const { context, page } = await newPage(browser, server.url, { phone });
     contexts.push(context);
     // The first page signs up (with the setup code: the admin); the next ones sign in.
-    if (contexts.length === 1) await signUpViaUi(page, user);
-    else await signInViaUi(page, user);
+    if (signedUp) await signInViaUi(page, user);
+    else await signUpViaUi(page, user);
+    signedUp = true;
     await page.goto(path);
     return page;
   }
@@ -45,8 +47,11 @@ describe('cards and thresholds of the quantities a configured sensor measures', 
     await clock.advanceAsync(2 * INTERVAL_S * 1000);
   });
 
+  // A page left open would go on rendering for the rest of the file (tests/browser/harness.ts).
+  afterEach(() => closeAll(contexts));
+
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
+    await closeAll(contexts);
     await browser?.close();
     const stopping = server?.stop();
     await clock.advanceAsync(30_000);

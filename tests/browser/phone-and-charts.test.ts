@@ -1,10 +1,10 @@
 // The phone first (390 x 844), charts that stay legible at every range and width, the °C/°F
 // preference, human error messages, and the installable app's manifest and icons.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { httpClient, registerUser } from '../support/http.ts';
 import { seedReadings } from '../support/seed-readings.ts';
-import { launchBrowser, newPage, signInViaUi, startGatewayForBrowser, toasts, type BrowserGateway } from './harness.ts';
+import { type BrowserGateway, closeAll, launchBrowser, newPage, signInViaUi, startGatewayForBrowser, toasts } from './harness.ts';
 
 const grower = { username: 'phoneuser', password: 'cucumbers-2026' };
 const HOUR_MS = 3_600_000;
@@ -59,8 +59,11 @@ describe('phone first, charts, preferences', () => {
     );
   });
 
+  // A page left open would go on rendering for the rest of the file (tests/browser/harness.ts).
+  afterEach(() => closeAll(contexts));
+
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
+    await closeAll(contexts);
     await browser?.close();
     await server?.stop();
   });

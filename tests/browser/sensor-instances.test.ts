@@ -1,10 +1,10 @@
 // The Sensors screen's list of sensor instances: several sensors of a kind, each with its kind, status,
 // last reading and values with the datasheet's ± accuracy; one silenced shows Fault while its zone goes on.
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ManualClock } from '../../common/clock.ts';
-import { launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, type BrowserGateway } from './harness.ts';
+import { type BrowserGateway, closeAll, launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser } from './harness.ts';
 
 const SCREENS = '/work/screens/sensors';
 const INTERVAL_S = 5;
@@ -25,14 +25,16 @@ describe('Sensors screen: sensor instances', () => {
   let browser: Browser;
   const clock = new ManualClock(Date.now());
   const contexts: BrowserContext[] = [];
+  let signedUp = false;
 
   async function sensorsPage(phone: boolean): Promise<Page> {
     const { context, page } = await newPage(browser, server.url, { phone });
     contexts.push(context);
     // The first page signs up (with the setup code: the admin); the next one signs in.
     const user = { username: 'grower', password: 'tomatoes-2026' };
-    if (contexts.length === 1) await signUpViaUi(page, user);
-    else await signInViaUi(page, user);
+    if (signedUp) await signInViaUi(page, user);
+    else await signUpViaUi(page, user);
+    signedUp = true;
     if (phone) await page.goto('/dashboard/sensors');
     else await page.getByRole('link', { name: 'Sensor Monitoring' }).click();
     await page.waitForURL('**/dashboard/sensors');
@@ -51,8 +53,11 @@ describe('Sensors screen: sensor instances', () => {
     await clock.advanceAsync(6 * INTERVAL_S * 1000);
   });
 
+  // A page left open would go on rendering for the rest of the file (tests/browser/harness.ts).
+  afterEach(() => closeAll(contexts));
+
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
+    await closeAll(contexts);
     await browser?.close();
     const stopping = server?.stop();
     await clock.advanceAsync(30_000);

@@ -1,9 +1,9 @@
 // Sensor Monitoring: live values, the history chart's range and filter, and the empty state.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { fakeSensors, hardwareWith } from '../support/fake-sensors.ts';
 import { seedReadings } from '../support/readings.ts';
-import { launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, type BrowserGateway } from './harness.ts';
+import { type BrowserGateway, closeAll, launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser } from './harness.ts';
 
 const user = { username: 'grower', password: 'tomatoes-2026' };
 const HOUR = 3_600_000;
@@ -39,8 +39,11 @@ describe('Sensor Monitoring screen', () => {
     seedReadings(server.gateway.database.sqlite, now - 36 * HOUR, now - HOUR, { temperatureC: 21, humidityPct: 65, lightLux: 900, soilMoisturePct: 35 });
   });
 
+  // A page left open would go on rendering for the rest of the file (tests/browser/harness.ts).
+  afterEach(() => closeAll(contexts));
+
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
+    await closeAll(contexts);
     await browser?.close();
     await server?.stop();
     await empty?.stop();

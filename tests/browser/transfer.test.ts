@@ -14,16 +14,22 @@ interface Script {
   wireBytes: number;
 }
 
-/** Records every JavaScript response of the page with its encoding and its size on the wire. */
-function recordScripts(page: Page): Script[] {
-  const scripts: Script[] = [];
+/**
+ * Records every JavaScript response of the page with its encoding and its size on the wire; `settled()`
+ * resolves with them once each one's size is known (Chromium reports sizes after the response event).
+ */
+function recordScripts(page: Page): { settled(): Promise<Script[]> } {
+  const scripts: Array<Promise<Script>> = [];
   page.on('response', (response: Response) => {
     if (!response.url().endsWith('.js')) return;
-    void response.request().sizes().then((sizes) =>
-      scripts.push({ url: new URL(response.url()).pathname, encoding: response.headers()['content-encoding'], wireBytes: sizes.responseBodySize }),
+    scripts.push(
+      response
+        .request()
+        .sizes()
+        .then((sizes) => ({ url: new URL(response.url()).pathname, encoding: response.headers()['content-encoding'], wireBytes: sizes.responseBodySize })),
     );
   });
-  return scripts;
+  return { settled: () => Promise.all(scripts) };
 }
 
 describe('what the dashboard transfers', () => {
@@ -37,10 +43,11 @@ describe('what the dashboard transfers', () => {
 
   it('sends the sign-in page its scripts compressed, without the dashboard shell', async () => {
     const page = await session.newPage({ phone: true });
-    const scripts = recordScripts(page);
+    const recorded = recordScripts(page);
     await page.goto('/login');
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
     await page.waitForLoadState('networkidle');
+    const scripts = await recorded.settled();
     expect(scripts.length).toBeGreaterThan(0);
     for (const script of scripts) expect(script.encoding, script.url).toBe('br');
     expect(scripts.map((s) => s.url).filter((url) => /DashboardShell|Screen-/.test(url))).toEqual([]);
@@ -48,10 +55,11 @@ describe('what the dashboard transfers', () => {
 
   it('keeps the first screen after signing in within 120 KB of JavaScript on the wire', async () => {
     const page = await session.newPage({ phone: true });
-    const scripts = recordScripts(page);
+    const recorded = recordScripts(page);
     await signInViaUi(page, user);
     await page.getByTestId('connection-status').waitFor();
     await page.waitForLoadState('networkidle');
+    const scripts = await recorded.settled();
     const total = scripts.reduce((sum, s) => sum + s.wireBytes, 0);
     expect(scripts.some((s) => s.url.includes('DashboardShell'))).toBe(true);
     expect(total, scripts.map((s) => `${s.url} ${s.wireBytes}`).join('\n')).toBeLessThanOrEqual(FIRST_SCREEN_JS_BYTES);

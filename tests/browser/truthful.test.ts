@@ -1,9 +1,9 @@
 // The dashboard tells the truth. The real gateway is stopped under an open dashboard and
 // started again on the same port and data; maintenance mode and Turn Off All are driven for real.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { httpClient, registerUser } from '../support/http.ts';
-import { launchBrowser, newPage, signInViaUi, startGatewayForBrowser, answerConfirm, toasts, type BrowserGateway } from './harness.ts';
+import { answerConfirm, type BrowserGateway, closeAll, launchBrowser, newPage, signInViaUi, startGatewayForBrowser, toasts } from './harness.ts';
 
 const grower = { username: 'truthful', password: 'tomatoes-2026' };
 const CLOCK = /^\d\d:\d\d$/;
@@ -29,8 +29,11 @@ describe('a dashboard that tells the truth', () => {
     token = await registerUser(http(), grower);
   });
 
+  // A page left open would go on rendering for the rest of the file (tests/browser/harness.ts).
+  afterEach(() => closeAll(contexts));
+
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
+    await closeAll(contexts);
     await browser?.close();
     await server?.stop();
   });
