@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // The session store keeps the token in localStorage; Node has none, so a plain map stands in for it.
 const storage = new Map<string, string>();
@@ -8,6 +8,8 @@ vi.stubGlobal('localStorage', {
   removeItem: (key: string) => void storage.delete(key),
 });
 vi.stubGlobal('location', { pathname: '/dashboard', assign: () => {} });
+// Test files share their worker (vitest.config.ts): the next file must not find these.
+afterAll(() => vi.unstubAllGlobals());
 
 const { getToken, onUnauthorized, replacingToken, saveSession, signalUnauthorized } = await import('../../../web/src/api/session-store.ts');
 const user = { username: 'grower' } as never;
