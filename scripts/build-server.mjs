@@ -34,7 +34,7 @@ const SCHEMA_COMPILER_PACKAGES = ['ajv', 'ajv-formats', 'fast-json-stringify', '
  */
 const EXTERNAL_PACKAGES = [
   'better-sqlite3', '@node-rs/argon2', 'unix-dgram', 'onoff', 'epoll', 'pigpio', 'node-dht-sensor', 'ads1x15', 'i2c-bus',
-  'nodemailer', 'glob',
+  'nodemailer', 'glob', 'duplexify',
   ...SCHEMA_COMPILER_PACKAGES,
 ];
 
@@ -76,11 +76,13 @@ function compiledImportMetaUrl(outfile) {
 }
 
 /**
- * Requires that two bundled packages make as their module loads, moved to where they are used. Fastify
+ * Requires that bundled packages make as their module loads, moved to where they are used. Fastify
  * requires node:http2 for a server option the gateway never sets (about 15 ms of CPU at full speed and a
  * megabyte resident, some 0.1 s of every start on a Pi core); @fastify/static requires glob, which it calls
- * only to list the files of a `wildcard: false` root (server/http/static.ts serves with the wildcard).
- * glob is then left out of the bundle (EXTERNAL_PACKAGES), required from node_modules if ever called.
+ * only to list the files of a `wildcard: false` root (server/http/static.ts serves with the wildcard);
+ * @fastify/websocket requires duplexify (with readable-stream, 70 kB) for `injectWS`, a test helper the
+ * gateway never calls. glob and duplexify are then left out of the bundle (EXTERNAL_PACKAGES), required
+ * from node_modules if ever called.
  * Each edit must match its file exactly once, or the build fails: an upgrade that changes the line is
  * noticed here, not by a gateway that loads more than it did (docs/performance.md, "What start-up loads").
  */
@@ -94,6 +96,11 @@ const DEFERRED_REQUIRES = [
     file: 'node_modules/@fastify/static/index.js',
     from: "const { glob } = require('glob')",
     to: "const glob = (...args) => require('glob').glob(...args)",
+  },
+  {
+    file: 'node_modules/@fastify/websocket/index.js',
+    from: "const Duplexify = require('duplexify')",
+    to: "const Duplexify = function (...args) { return new (require('duplexify'))(...args) }",
   },
 ];
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServerIfStale, SERVER_ENTRY } from '../../scripts/build-server.mjs';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { TestSocket } from '../support/ws.ts';
 
 const SCHEMAS_DIR = join(import.meta.dirname, '..', '..', 'dist', 'server', 'schemas');
 const RECORDER = join(import.meta.dirname, '..', 'support', 'loaded-modules-recorder.mjs');
@@ -74,16 +75,20 @@ describe('the compiled gateway with its generated schema code', () => {
   });
 
   // Last: it stops the gateway. Everything above validated bodies and queries and serialized answers.
-  it('loaded neither Ajv, fast-json-stringify\'s compiler, glob nor node:http2 to do all that', async () => {
+  it('loaded neither Ajv, fast-json-stringify\'s compiler, glob, duplexify nor node:http2 to do all that', async () => {
     const dashboard = await fetch(`${server.url}/dashboard/sensors`);
     expect(dashboard.status).toBe(200);
     expect(dashboard.headers.get('content-type')).toMatch(/text\/html/);
+    // A dashboard's live link: @fastify/websocket upgrades it without its test helper's duplexify.
+    const socket = new TestSocket(server.url);
+    await socket.join(token);
+    socket.close();
     server.child.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
     const loaded = JSON.parse(readFileSync(loadedModulesFile, 'utf8')) as { builtins: string[]; required: string[] };
     // The recorder sees what is required from node_modules: the generated code's serializer runtime.
     expect(loaded.required.some((path) => path.endsWith('/node_modules/fast-json-stringify/lib/serializer.js'))).toBe(true);
-    const compilers = /\/node_modules\/(ajv\/dist\/(ajv|core)\.js|fast-json-stringify\/index\.js|@fastify\/(ajv-compiler|fast-json-stringify-compiler)\/|glob\/)/;
+    const compilers = /\/node_modules\/(ajv\/dist\/(ajv|core)\.js|fast-json-stringify\/index\.js|@fastify\/(ajv-compiler|fast-json-stringify-compiler)\/|glob\/|duplexify\/)/;
     expect(loaded.required.filter((path) => compilers.test(path))).toEqual([]);
     expect(loaded.builtins).toContain('http');
     expect(loaded.builtins).not.toContain('http2');

@@ -45,7 +45,7 @@ describe('the compiled server (npm run build)', () => {
     }
   });
 
-  it('leaves the schema compilers and glob out of the bundle: required from node_modules only if ever called', () => {
+  it('leaves the schema compilers, glob and duplexify out of the bundle: required from node_modules only if ever called', () => {
     const chunks = readdirSync(SERVER_DIR).filter((name) => name.endsWith('.js'));
     const bundling = (marker: string) => chunks.filter((name) => readFileSync(join(SERVER_DIR, name), 'utf8').includes(marker));
     expect(bundling('FST_ERR_ROUTE_DUPLICATED_HANDLER')).toHaveLength(1); // the check finds a bundled package
@@ -53,5 +53,15 @@ describe('the compiled server (npm run build)', () => {
     expect(bundling('class Glob')).toEqual([]);
     expect(bundling('require("node:http2")').length).toBeGreaterThan(0); // deferred, not gone
     expect(bundling('http2=__require("node:http2")')).toEqual([]);
+    expect(bundling('Duplexify.prototype._forward')).toEqual([]);
+    expect(bundling('require("duplexify")').length).toBeGreaterThan(0); // deferred, not gone
+  });
+
+  it("takes from prom-client only the four classes the metrics use, not its index's default metrics and OpenTelemetry", () => {
+    const chunks = readdirSync(SERVER_DIR).filter((name) => name.endsWith('.js'));
+    const bundling = (marker: string) => chunks.filter((name) => readFileSync(join(SERVER_DIR, name), 'utf8').includes(marker));
+    expect(bundling('histogram.name}_bucket').length).toBeGreaterThan(0); // the check finds prom-client
+    expect(bundling('process_cpu_user_seconds_total')).toEqual([]);
+    expect(bundling('opentelemetry.js.api')).toEqual([]);
   });
 });
