@@ -34,7 +34,7 @@ const SCHEMA_COMPILER_PACKAGES = ['ajv', 'ajv-formats', 'fast-json-stringify', '
  */
 const EXTERNAL_PACKAGES = [
   'better-sqlite3', '@node-rs/argon2', 'unix-dgram', 'onoff', 'epoll', 'pigpio', 'node-dht-sensor', 'ads1x15', 'i2c-bus',
-  'nodemailer', 'glob', 'duplexify',
+  'nodemailer', 'glob', 'duplexify', 'asn1.js',
   ...SCHEMA_COMPILER_PACKAGES,
 ];
 
@@ -80,9 +80,11 @@ function compiledImportMetaUrl(outfile) {
  * requires node:http2 for a server option the gateway never sets (about 15 ms of CPU at full speed and a
  * megabyte resident, some 0.1 s of every start on a Pi core); @fastify/static requires glob, which it calls
  * only to list the files of a `wildcard: false` root (server/http/static.ts serves with the wildcard);
- * @fastify/websocket requires duplexify (with readable-stream, 70 kB) for `injectWS`, a test helper the
- * gateway never calls. glob and duplexify are then left out of the bundle (EXTERNAL_PACKAGES), required
- * from node_modules if ever called.
+ * fast-jwt requires asn1.js (with bn.js, 90 kB) and defines three key structures with it, used only to
+ * read PEM keys (the gateway signs its tokens with a secret: HS256), so they are defined when first
+ * decoded; @fastify/websocket requires duplexify (with readable-stream, 70 kB) for `injectWS`, a test
+ * helper the gateway never calls. glob, asn1.js and duplexify are then left out of the bundle
+ * (EXTERNAL_PACKAGES), required from node_modules if ever called.
  * Each edit must match its file exactly once, or the build fails: an upgrade that changes the line is
  * noticed here, not by a gateway that loads more than it did (docs/performance.md, "What start-up loads").
  */
@@ -96,6 +98,11 @@ const DEFERRED_REQUIRES = [
     file: 'node_modules/@fastify/static/index.js',
     from: "const { glob } = require('glob')",
     to: "const glob = (...args) => require('glob').glob(...args)",
+  },
+  {
+    file: 'node_modules/fast-jwt/src/crypto.js',
+    from: "const asn = require('asn1.js')",
+    to: "const asn = { define: (name, body) => { let model; const get = () => (model ??= require('asn1.js').define(name, body)); return { decode: (...args) => get().decode(...args) } } }",
   },
   {
     file: 'node_modules/@fastify/websocket/index.js',

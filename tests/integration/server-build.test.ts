@@ -45,7 +45,7 @@ describe('the compiled server (npm run build)', () => {
     }
   });
 
-  it('leaves the schema compilers, glob and duplexify out of the bundle: required from node_modules only if ever called', () => {
+  it('leaves the schema compilers, glob, asn1.js and duplexify out of the bundle: required from node_modules only if ever called', () => {
     const chunks = readdirSync(SERVER_DIR).filter((name) => name.endsWith('.js'));
     const bundling = (marker: string) => chunks.filter((name) => readFileSync(join(SERVER_DIR, name), 'utf8').includes(marker));
     expect(bundling('FST_ERR_ROUTE_DUPLICATED_HANDLER')).toHaveLength(1); // the check finds a bundled package
@@ -55,6 +55,8 @@ describe('the compiled server (npm run build)', () => {
     expect(bundling('http2=__require("node:http2")')).toEqual([]);
     expect(bundling('Duplexify.prototype._forward')).toEqual([]);
     expect(bundling('require("duplexify")').length).toBeGreaterThan(0); // deferred, not gone
+    expect(bundling('BN.prototype._init')).toEqual([]); // bn.js, asn1.js's big numbers
+    expect(bundling('model??=__require("asn1.js").define(name,body)').length).toBeGreaterThan(0); // fast-jwt's, deferred
   });
 
   it("takes from prom-client only the four classes the metrics use, not its index's default metrics and OpenTelemetry", () => {
