@@ -122,7 +122,9 @@ describe('accessibility (axe-core) on every screen, both themes, both widths', (
           const automation = page.getByRole('dialog');
           await automation.getByLabel('Only within a schedule').check();
           await automation.getByRole('button', { name: 'Preview' }).click();
-          await automation.getByTestId('preview-strip').waitFor();
+          // The preview runs on a worker thread at nice 19: behind a fully loaded machine (the suite
+          // keeps both cores busy with Chromium) it waits for what the rest leaves.
+          await automation.getByTestId('preview-strip').waitFor({ timeout: 30_000 });
           await check('devices-automation-dialog');
           // A device's control log, and the app's confirmation dialog.
           await page.keyboard.press('Escape');

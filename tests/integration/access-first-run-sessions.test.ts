@@ -71,10 +71,16 @@ describe('first run', () => {
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
       http.post('/api/auth/register', { username: `racer${i}`, email: `r${i}@example.com`, password: PASSWORD, setupCode: code })));
     const created = results.filter((r) => r.status === 201);
-    expect(created).toHaveLength(1);
-    expect(created[0]!.body.user).toMatchObject({ role: 'admin', pending: false });
-    expect(results.filter((r) => r.status === 409)).toHaveLength(7);
-    expect(userCount(gw)).toBe(1);
+    const firstAdmins = created.filter((r) => r.body.user.role === 'admin');
+    expect(firstAdmins).toHaveLength(1);
+    expect(firstAdmins[0]!.body.user).toMatchObject({ pending: false });
+    // A sign-up that raced the first one is told the administrator exists. One that only arrives once
+    // it exists (a loaded machine can serve the first sign-up's hash before the last request is read)
+    // is an ordinary self-registration, the spent code ignored: a viewer waiting for approval.
+    const late = created.filter((r) => r !== firstAdmins[0]);
+    for (const res of late) expect(res.body.user).toMatchObject({ role: 'viewer', pending: true });
+    expect(results.filter((r) => r.status === 409)).toHaveLength(7 - late.length);
+    expect(userCount(gw)).toBe(1 + late.length);
     const admins = gw.database.sqlite.prepare("SELECT count(*) AS n FROM users WHERE role = 'admin'").get() as { n: number };
     expect(admins.n).toBe(1);
     // The code is spent: its file is gone, and the field is accepted and ignored from now on.
