@@ -57,6 +57,8 @@ describe('the compiled server (npm run build)', () => {
     expect(bundling('require("duplexify")').length).toBeGreaterThan(0); // deferred, not gone
     expect(bundling('BN.prototype._init')).toEqual([]); // bn.js, asn1.js's big numbers
     expect(bundling('model??=__require("asn1.js").define(name,body)').length).toBeGreaterThan(0); // fast-jwt's, deferred
+    // find-my-way compiles a node's prefix matcher when a request first reaches it, not as routes are added.
+    expect(bundling('this.matchPrefix=kind===NODE_TYPES.STATIC?matchPrefixOnFirstUse:null').length).toBeGreaterThan(0);
   });
 
   it("takes from prom-client only the four classes the metrics use, not its index's default metrics and OpenTelemetry", () => {
