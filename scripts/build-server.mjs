@@ -76,7 +76,8 @@ function compiledImportMetaUrl(outfile) {
 }
 
 /**
- * Requires that bundled packages make as their module loads, moved to where they are used. Fastify
+ * Edits the build makes inside bundled packages, so start-up does not pay for what the gateway never
+ * uses. Mostly requires a package makes as its module loads, moved to where they are used. Fastify
  * requires node:http2 for a server option the gateway never sets (about 15 ms of CPU at full speed and a
  * megabyte resident, some 0.1 s of every start on a Pi core); @fastify/static requires glob, which it calls
  * only to list the files of a `wildcard: false` root (server/http/static.ts serves with the wildcard);
@@ -88,7 +89,7 @@ function compiledImportMetaUrl(outfile) {
  * Each edit must match its file exactly once, or the build fails: an upgrade that changes the line is
  * noticed here, not by a gateway that loads more than it did (docs/performance.md, "What start-up loads").
  */
-const DEFERRED_REQUIRES = [
+const DEPENDENCY_EDITS = [
   {
     file: 'node_modules/fastify/lib/server.js',
     from: "const http2 = require('node:http2')",
@@ -129,14 +130,14 @@ const DEFERRED_REQUIRES = [
   },
 ];
 
-const deferredRequires = {
-  name: 'deferred-requires',
+const dependencyEdits = {
+  name: 'dependency-edits',
   setup(pluginBuild) {
-    for (const file of new Set(DEFERRED_REQUIRES.map((edit) => edit.file))) {
+    for (const file of new Set(DEPENDENCY_EDITS.map((edit) => edit.file))) {
       const path = join(ROOT, file);
       pluginBuild.onLoad({ filter: new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`) }, async () => {
         let contents = await readFile(path, 'utf8');
-        for (const edit of DEFERRED_REQUIRES.filter((candidate) => candidate.file === file)) {
+        for (const edit of DEPENDENCY_EDITS.filter((candidate) => candidate.file === file)) {
           const matches = contents.split(edit.from).length - 1;
           if (matches !== 1) throw new Error(`${edit.file}: expected "${edit.from}" once, found it ${matches} times (was the package upgraded?)`);
           contents = contents.replace(edit.from, edit.to);
@@ -171,7 +172,7 @@ function commonOptions(outfile, quiet) {
     legalComments: 'none',
     metafile: true,
     logLevel: quiet ? 'error' : 'warning',
-    plugins: [compiledImportMetaUrl(outfile), deferredRequires],
+    plugins: [compiledImportMetaUrl(outfile), dependencyEdits],
     banner: {
       js: [
         '// Built by scripts/build-server.mjs from the TypeScript sources: do not edit, run `npm run build`.',

@@ -1,5 +1,5 @@
-// The four prom-client classes the gateway uses, imported from their own files (server/metrics/gateway-metrics.ts
-// says why); prom-client's types are those of its index.
+// The four prom-client classes the gateway uses, imported from their own files
+// (server/metrics/gateway-metrics.ts says why); prom-client's types are those of its index.
 declare module 'prom-client/lib/registry.js' {
   import { Registry } from 'prom-client';
   export default Registry;
