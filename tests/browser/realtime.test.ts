@@ -82,7 +82,9 @@ describe('realtime link', () => {
     const devicesFetch = page.waitForRequest((r) => r.url().includes('/api/devices/greenhouse-001'));
     const alertsFetch = page.waitForRequest((r) => r.url().includes('/api/alerts/active/greenhouse-001'));
     socket!.send(JSON.stringify({ event: 'deviceRemoved', data: { greenhouseId: 'greenhouse-001', deviceId: 'fan-1' } }));
-    socket!.send(JSON.stringify({ event: 'alertResolved', data: { _id: 'a1' } }));
+    socket!.send(JSON.stringify({ event: 'alertResolved', data: { _id: 'a1', alertType: 'high_temperature' } }));
+    // Even if the first load of either list is still on its way, the event asks again after it.
     await Promise.all([devicesFetch, alertsFetch]);
+    await toasts(page).filter({ hasText: 'Alert resolved: high temperature' }).waitFor();
   });
 });

@@ -1,6 +1,6 @@
 // What realtime events do to the shared query cache (docs/product.md §4: data refreshes on control events).
 // Called once per animation-frame batch, so a burst of events costs one invalidation per key.
-import type { QueryClient } from '@tanstack/react-query';
+import type { Query, QueryClient } from '@tanstack/react-query';
 import type { Reading } from '../../../server/contract/reading.ts';
 import type { ServerMessage } from '../../../server/contract/realtime.ts';
 import { queryKeys } from '../api/queries.ts';
@@ -22,8 +22,8 @@ export function applyRealtimeBatch(queryClient: QueryClient, batch: readonly Ser
     else if (message.event === 'allSensorsUpdate') sensorsAsWhole = true;
   }
 
-  if (devices) void queryClient.invalidateQueries({ queryKey: [queryKeys.devices[0]] });
-  if (alerts) void queryClient.invalidateQueries({ queryKey: [queryKeys.activeAlerts[0]] });
+  if (devices) refetchAfterEvent(queryClient, [queryKeys.devices[0]]);
+  if (alerts) refetchAfterEvent(queryClient, [queryKeys.activeAlerts[0]]);
 
   if (readings.length > 0) {
     // Patch the latest-readings cache in place: one reading per sensor type, newest wins.
@@ -38,6 +38,19 @@ export function applyRealtimeBatch(queryClient: QueryClient, batch: readonly Ser
     // The summary message has no per-sensor rows; fetch them.
     void queryClient.invalidateQueries({ queryKey: queryKeys.latestReadings });
   }
+}
+
+/**
+ * Marks the queries under `queryKey` stale and refetches the shown ones. A first fetch still in flight
+ * may have been answered before the event happened, and TanStack Query would hand its answer to the
+ * refetch instead of asking again (it only cancels an in-flight fetch that replaces data): so such a
+ * fetch is cancelled first, and the event always leads to a request made after it.
+ */
+function refetchAfterEvent(queryClient: QueryClient, queryKey: readonly unknown[]): void {
+  const isFirstFetchInFlight = (query: Query) => query.state.data === undefined && query.state.fetchStatus === 'fetching';
+  void queryClient
+    .cancelQueries({ queryKey, predicate: isFirstFetchInFlight })
+    .then(() => queryClient.invalidateQueries({ queryKey }));
 }
 
 /** On (re)joining the greenhouse: fetch everything the shell shows (docs/product.md §4). */
