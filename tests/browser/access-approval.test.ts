@@ -65,5 +65,6 @@ describe.each([390, 1366])('access approval at %i px', (width) => {
     // (On a phone the header hides the role; the sidebar shows it.)
     expect(await waiting.locator('.header-role').first().textContent()).toBe('operator');
     await shot(waiting, `granted-${width}`);
-  });
+    // Three pages, two sign-ins and the waiting page's 5 s check: 23-31 s on a loaded two-core machine.
+  }, 60_000);
 });
