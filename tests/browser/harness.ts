@@ -77,8 +77,26 @@ export async function startGatewayForBrowser(options: GatewayForBrowserOptions =
 }
 
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+let workerBrowser: Promise<Browser> | undefined;
+
+/**
+ * The test worker's Chromium, launched by its first browser file and shared by the files it runs after
+ * (vitest.config.ts: a worker runs files one after another). A launch is about 2 s of CPU on a machine
+ * whose two cores the suite keeps busy; files stay apart through their own contexts (storage, service
+ * workers, permissions), and each file ends by closing them (releaseBrowser). Playwright kills the
+ * browser when the worker exits.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const running = await workerBrowser?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  workerBrowser = chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+  return workerBrowser;
+}
+
+/** Ends a file's use of the worker's Chromium: closes every context the file left open. */
+export async function releaseBrowser(browser: Browser | undefined): Promise<void> {
+  if (!browser?.isConnected()) return;
+  await closeAll(browser.contexts());
 }
 
 /** Phone-sized (390 px, touch), or a viewport of its own (screenshots at a given width). */
@@ -154,7 +172,7 @@ export function useBrowserSession(options: GatewayForBrowserOptions = {}): Brows
   afterAll(async () => {
     await closeAll(testContexts);
     await closeAll(fileContexts);
-    await browser?.close();
+    await releaseBrowser(browser);
     await server?.stop();
   });
   return {

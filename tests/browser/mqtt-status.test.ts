@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { registerUser, httpClient } from '../support/http.ts';
 import { GATEWAY_CREDENTIALS, startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
-import { launchBrowser, newPage, signInViaUi, startGatewayForBrowser, type BrowserGateway, type Credentials } from './harness.ts';
+import { launchBrowser, releaseBrowser, newPage, signInViaUi, startGatewayForBrowser, type BrowserGateway, type Credentials } from './harness.ts';
 
 const viewer: Credentials = { username: 'grower', password: 'tomatoes-2026' };
 
@@ -21,7 +21,7 @@ describe('Settings > System: the MQTT bridge line', () => {
   });
   afterAll(async () => {
     await context?.close().catch(() => {});
-    await browser?.close();
+    await releaseBrowser(browser);
     await server?.stop();
     await broker?.dispose();
   });

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ManualClock } from '../../common/clock.ts';
-import { type BrowserGateway, closeAll, launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, toasts } from './harness.ts';
+import { type BrowserGateway, closeAll, launchBrowser, releaseBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser, toasts } from './harness.ts';
 
 const SCREENS = '/work/screens/sensors-gaps';
 const INTERVAL_S = 5;
@@ -52,7 +52,7 @@ describe('cards and thresholds of the quantities a configured sensor measures', 
 
   afterAll(async () => {
     await closeAll(contexts);
-    await browser?.close();
+    await releaseBrowser(browser);
     const stopping = server?.stop();
     await clock.advanceAsync(30_000);
     await stopping;

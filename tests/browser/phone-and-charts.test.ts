@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { httpClient, registerUser } from '../support/http.ts';
 import { seedReadings } from '../support/seed-readings.ts';
-import { type BrowserGateway, closeAll, launchBrowser, newPage, signInViaUi, startGatewayForBrowser, toasts } from './harness.ts';
+import { type BrowserGateway, closeAll, launchBrowser, releaseBrowser, newPage, signInViaUi, startGatewayForBrowser, toasts } from './harness.ts';
 
 const grower = { username: 'phoneuser', password: 'cucumbers-2026' };
 const HOUR_MS = 3_600_000;
@@ -64,7 +64,7 @@ describe('phone first, charts, preferences', () => {
 
   afterAll(async () => {
     await closeAll(contexts);
-    await browser?.close();
+    await releaseBrowser(browser);
     await server?.stop();
   });
 
@@ -261,9 +261,8 @@ describe('phone first, charts, preferences', () => {
 describe('offline shell', () => {
   it('with the gateway gone, a reload still opens the dashboard, which says the gateway is unreachable', async () => {
     let server = await startGatewayForBrowser();
-    const browser = await launchBrowser();
+    const { context, page } = await newPage(await launchBrowser(), server.url);
     try {
-      const { page } = await newPage(browser, server.url);
       await registerUser(httpClient(server.url), grower);
       await signInViaUi(page, grower);
       await page.evaluate(async () => {
@@ -280,7 +279,7 @@ describe('offline shell', () => {
       await page.getByTestId('gateway-unreachable').getByText(/Gateway unreachable since \d\d:\d\d/).waitFor();
       server = await startGatewayForBrowser({ restart: { dataDir, port: Number(port) } });
     } finally {
-      await browser.close();
+      await context.close();
       await server.stop();
     }
   }, 60_000);

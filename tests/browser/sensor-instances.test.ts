@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ManualClock } from '../../common/clock.ts';
-import { type BrowserGateway, closeAll, launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser } from './harness.ts';
+import { type BrowserGateway, closeAll, launchBrowser, releaseBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser } from './harness.ts';
 
 const SCREENS = '/work/screens/sensors';
 const INTERVAL_S = 5;
@@ -58,7 +58,7 @@ describe('Sensors screen: sensor instances', () => {
 
   afterAll(async () => {
     await closeAll(contexts);
-    await browser?.close();
+    await releaseBrowser(browser);
     const stopping = server?.stop();
     await clock.advanceAsync(30_000);
     await stopping;

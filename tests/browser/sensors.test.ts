@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { fakeSensors, hardwareWith } from '../support/fake-sensors.ts';
 import { seedReadings } from '../support/readings.ts';
-import { type BrowserGateway, closeAll, launchBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser } from './harness.ts';
+import { type BrowserGateway, closeAll, launchBrowser, releaseBrowser, newPage, signInViaUi, signUpViaUi, startGatewayForBrowser } from './harness.ts';
 
 const user = { username: 'grower', password: 'tomatoes-2026' };
 const HOUR = 3_600_000;
@@ -44,7 +44,7 @@ describe('Sensor Monitoring screen', () => {
 
   afterAll(async () => {
     await closeAll(contexts);
-    await browser?.close();
+    await releaseBrowser(browser);
     await server?.stop();
     await empty?.stop();
   });

@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { httpClient, registerUser } from '../support/http.ts';
-import { answerConfirm, type BrowserGateway, closeAll, launchBrowser, newPage, signInViaUi, startGatewayForBrowser, toasts } from './harness.ts';
+import { answerConfirm, type BrowserGateway, closeAll, launchBrowser, releaseBrowser, newPage, signInViaUi, startGatewayForBrowser, toasts } from './harness.ts';
 
 const grower = { username: 'truthful', password: 'tomatoes-2026' };
 const CLOCK = /^\d\d:\d\d$/;
@@ -34,7 +34,7 @@ describe('a dashboard that tells the truth', () => {
 
   afterAll(async () => {
     await closeAll(contexts);
-    await browser?.close();
+    await releaseBrowser(browser);
     await server?.stop();
   });
 
