@@ -88,7 +88,9 @@ describe('accessibility (axe-core) on every screen, both themes, both widths', (
           const page = await context.newPage();
           const found: string[] = [];
           const check = async (name: string) => {
-            await page.waitForTimeout(600); // data and charts settle
+            // Checked as a user reads it: the screen's data in, no spinner or loading line left.
+            await page.waitForFunction(() => !document.querySelector('[role="progressbar"]') && !/Loading/.test(document.querySelector('main')?.textContent ?? ''));
+            await page.waitForTimeout(200); // the charts draw after their data
             if (SCREENSHOT_DIR) await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${theme}-${width}.png`), fullPage: true });
             for (const v of await seriousViolations(page)) found.push(`${name}: ${v.id} (${v.impact}) ${v.nodes.join(' | ')}`);
           };
