@@ -103,6 +103,12 @@ export async function releaseBrowser(browser: Browser | undefined): Promise<void
 export interface PageOptions {
   phone?: boolean;
   viewport?: { width: number; height: number };
+  /**
+   * Let the dashboard register its service worker (web/public/sw.js). Off unless a test is about it:
+   * in every fresh context the worker installs and stores a copy of each script the app loads, work of
+   * the browser's own process that took about an eighth of the browser tests' CPU.
+   */
+  serviceWorker?: boolean;
 }
 
 /** A fresh context (empty localStorage) and page, phone-sized when asked. */
@@ -111,6 +117,7 @@ export async function newPage(browser: Browser, baseURL: string, options: PageOp
     baseURL,
     viewport: options.viewport ?? (options.phone ? { width: 390, height: 844 } : { width: 1280, height: 800 }),
     hasTouch: options.phone ?? false,
+    serviceWorkers: options.serviceWorker ? 'allow' : 'block',
   });
   // Fail a step within 15 s with the locator named, rather than hitting the 30 s test timeout. (A
   // shared two-core machine running two browser files at once once took over 10 s to reload a page.)

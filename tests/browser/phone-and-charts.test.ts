@@ -35,9 +35,11 @@ describe('phone first, charts, preferences', () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
 
-  async function open(width: number, path: string, options: { recordCanvas?: boolean } = {}): Promise<Page> {
+  async function open(width: number, path: string, options: { recordCanvas?: boolean; serviceWorker?: boolean } = {}): Promise<Page> {
     const phone = width < 600;
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width, height: phone ? 844 : 900 }, hasTouch: phone });
+    // The service worker only where a test is about it (PageOptions.serviceWorker, harness.ts).
+    const serviceWorkers = options.serviceWorker ? 'allow' : 'block';
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width, height: phone ? 844 : 900 }, hasTouch: phone, serviceWorkers });
     context.setDefaultTimeout(10_000);
     contexts.push(context);
     if (options.recordCanvas) await context.addInitScript(RECORD_CANVAS_TEXT);
@@ -238,7 +240,7 @@ describe('phone first, charts, preferences', () => {
   });
 
   it('installable: manifest with name, 192 and 512 px icons, theme colour, standalone; a service worker', async () => {
-    const page = await open(1366, '/dashboard');
+    const page = await open(1366, '/dashboard', { serviceWorker: true });
     const manifest = await page.evaluate(async () => {
       const href = document.querySelector('link[rel="manifest"]')!.getAttribute('href')!;
       return (await fetch(href)).json();
@@ -261,7 +263,7 @@ describe('phone first, charts, preferences', () => {
 describe('offline shell', () => {
   it('with the gateway gone, a reload still opens the dashboard, which says the gateway is unreachable', async () => {
     let server = await startGatewayForBrowser();
-    const { context, page } = await newPage(await launchBrowser(), server.url);
+    const { context, page } = await newPage(await launchBrowser(), server.url, { serviceWorker: true });
     try {
       await registerUser(httpClient(server.url), grower);
       await signInViaUi(page, grower);
