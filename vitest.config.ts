@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     environment: 'node',
-    // Two cores: browser tests start a Chromium each, so keep at most two files running at once.
+    // Two cores: each worker's browser files drive a Chromium, so keep at most two files running at once.
     maxWorkers: 2,
     // Test files run one after another in a worker that keeps the modules it has loaded, instead of a
     // fresh worker per file re-evaluating the server's modules: the suite is CPU-bound on two cores,

@@ -138,22 +138,26 @@ export interface BrowserSession {
   /** The file's gateway (started in the session's beforeAll). */
   readonly server: BrowserGateway;
   readonly browser: Browser;
-  /** A page in a fresh context (empty localStorage), phone-sized when asked; closed after the file. */
+  /**
+   * A page in a fresh context (empty localStorage), phone-sized when asked; closed when the test that
+   * opened it ends, or after the file when opened in its beforeAll.
+   */
   newPage(options?: PageOptions): Promise<Page>;
 }
 
 /**
- * The set-up every browser test file shares: starts the gateway and Chromium in a beforeAll, closes
- * the pages a test opened when that test ends, and closes the pages opened in the file's beforeAll, the
- * browser and the gateway in an afterAll. Call it first in the describe, so the file's own beforeAll
- * (accounts, seeded data) runs once both are up.
+ * The set-up every browser test file shares: starts the gateway and takes the worker's Chromium in a
+ * beforeAll, closes the pages a test opened when that test ends, and in an afterAll closes the pages
+ * opened in the file's beforeAll (releaseBrowser) and stops the gateway. Call it first in the describe,
+ * so the file's own beforeAll (accounts, seeded data) runs once both are up.
  */
 export function useBrowserSession(options: GatewayForBrowserOptions = {}): BrowserSession {
   let server: BrowserGateway | undefined;
   let browser: Browser | undefined;
-  /** Contexts opened in the file's beforeAll: kept until afterAll, as later tests may use them. */
-  const fileContexts: BrowserContext[] = [];
-  /** Contexts opened by the running test: closed when it ends. */
+  /**
+   * Contexts opened by the running test: closed when it ends. Those opened in the file's beforeAll stay
+   * until its afterAll (later tests may use them), where releaseBrowser closes them.
+   */
   const testContexts: BrowserContext[] = [];
   /** What the running test's pages saw, printed if it fails (before its pages are closed). */
   const testReports: PageReport[] = [];
@@ -177,8 +181,6 @@ export function useBrowserSession(options: GatewayForBrowserOptions = {}): Brows
     await closeAll(testContexts);
   });
   afterAll(async () => {
-    await closeAll(testContexts);
-    await closeAll(fileContexts);
     await releaseBrowser(browser);
     await server?.stop();
   });
@@ -194,7 +196,7 @@ export function useBrowserSession(options: GatewayForBrowserOptions = {}): Brows
       if (inTest) {
         testContexts.push(context);
         testReports.push(followPage(page));
-      } else fileContexts.push(context);
+      }
       return page;
     },
   };

@@ -51,7 +51,6 @@ describe('cards and thresholds of the quantities a configured sensor measures', 
   afterEach(() => closeAll(contexts));
 
   afterAll(async () => {
-    await closeAll(contexts);
     await releaseBrowser(browser);
     const stopping = server?.stop();
     await clock.advanceAsync(30_000);

@@ -65,7 +65,6 @@ describe('phone first, charts, preferences', () => {
   afterEach(() => closeAll(contexts));
 
   afterAll(async () => {
-    await closeAll(contexts);
     await releaseBrowser(browser);
     await server?.stop();
   });

@@ -57,7 +57,6 @@ describe('Sensors screen: sensor instances', () => {
   afterEach(() => closeAll(contexts));
 
   afterAll(async () => {
-    await closeAll(contexts);
     await releaseBrowser(browser);
     const stopping = server?.stop();
     await clock.advanceAsync(30_000);

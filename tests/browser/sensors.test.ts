@@ -43,7 +43,6 @@ describe('Sensor Monitoring screen', () => {
   afterEach(() => closeAll(contexts));
 
   afterAll(async () => {
-    await closeAll(contexts);
     await releaseBrowser(browser);
     await server?.stop();
     await empty?.stop();

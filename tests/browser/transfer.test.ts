@@ -2,13 +2,12 @@
 // what signing in needs (the shell is a chunk of its own), and the first screen after signing in stays
 // within 120 KB of JavaScript on the wire (docs/performance.md).
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Response } from 'playwright-core';
 import { signInViaUi, signUpViaUi, useBrowserSession } from './harness.ts';
 
-const ASSETS = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist', 'assets');
+const ASSETS = join(import.meta.dirname, '..', '..', 'web', 'dist', 'assets');
 
 const user = { username: 'picker', password: 'courgettes-2026' };
 const FIRST_SCREEN_JS_BYTES = 120 * 1024;

@@ -33,7 +33,6 @@ describe('a dashboard that tells the truth', () => {
   afterEach(() => closeAll(contexts));
 
   afterAll(async () => {
-    await closeAll(contexts);
     await releaseBrowser(browser);
     await server?.stop();
   });
