@@ -10,6 +10,9 @@ import { getTimes } from 'suncalc';
 import { httpClient, registerUser } from '../support/http.ts';
 import { type Credentials, signInViaUi, toasts, useBrowserSession } from './harness.ts';
 
+/** How long a poll of the page waits (expect.poll's default is 1 s): a loaded two-core machine renders slowly. */
+const LOADED_MACHINE = { timeout: 10_000 };
+
 const admin: Credentials = { username: 'grower', password: 'tomatoes-2026' };
 const viewer: Credentials = { username: 'visitor', password: 'just-looking-1', role: 'viewer' };
 const SCREENS = process.env.SCREENSHOT_DIR ?? '/work/screens/overnight';
@@ -59,7 +62,7 @@ describe('overnight control in the dashboard', () => {
       const entries = dialog.getByTestId('control-log-entry');
       await entries.first().waitFor();
       // Newest first: the switch-off, by the grower, from ON to OFF, then the switch-on.
-      await expect.poll(() => entries.count()).toBeGreaterThanOrEqual(2);
+      await expect.poll(() => entries.count(), LOADED_MACHINE).toBeGreaterThanOrEqual(2);
       expect(await entries.nth(0).getByLabel('from ON to OFF').count()).toBe(1);
       expect(await entries.nth(0).textContent()).toContain('grower');
       expect(await entries.nth(1).getByLabel('from OFF to ON').count()).toBe(1);
@@ -88,11 +91,11 @@ describe('overnight control in the dashboard', () => {
     await page.getByTestId('device-cooling-1').getByRole('button', { name: 'Control log of Evaporative Cooler' }).click();
     const dialog = page.getByRole('dialog', { name: 'Control log: Evaporative Cooler' });
     const entries = dialog.getByTestId('control-log-entry');
-    await expect.poll(() => entries.count()).toBe(50);
+    await expect.poll(() => entries.count(), LOADED_MACHINE).toBe(50);
     const older = page.waitForRequest((r) => r.url().includes('/api/devices/cooling-1/log') && r.url().includes('before='));
     await dialog.getByRole('button', { name: 'Older entries' }).click();
     await older;
-    await expect.poll(() => entries.count()).toBe(all.length);
+    await expect.poll(() => entries.count(), LOADED_MACHINE).toBe(all.length);
     // The oldest entry last; nothing shown twice.
     const times = await entries.locator('time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime')));
     expect(times.at(-1)).toBe(all.at(-1).timestamp);
