@@ -6,17 +6,17 @@
  * the sampler and the rules would wait for (docs/performance.md). Phones asking the same question
  * while its answer is still being computed wait for that one computation rather than start their own.
  */
-export class HistoryAnswers {
-  readonly #answers = new Map<string, { version: string; body: Promise<Buffer> }>();
+export class HistoryAnswers<Body> {
+  readonly #answers = new Map<string, { version: string; body: Promise<Body> }>();
 
   constructor(private readonly maxEntries = 16) {}
 
   /** The stored (or in-flight) answer to `question`, or `compute()`'s, stored for next time. */
-  get(question: string, version: { dataVersion: number; nowMs: number; slotMs: number }, compute: () => Promise<string>): Promise<Buffer> {
+  get(question: string, version: { dataVersion: number; nowMs: number; slotMs: number }, compute: () => Promise<Body>): Promise<Body> {
     const stamp = `${version.dataVersion}:${Math.floor(version.nowMs / version.slotMs)}`;
     const known = this.#answers.get(question);
     if (known && known.version === stamp) return known.body;
-    const entry = { version: stamp, body: compute().then((json) => Buffer.from(json)) };
+    const entry = { version: stamp, body: compute() };
     // A failed computation is not kept: the next asker tries again.
     entry.body.catch(() => {
       if (this.#answers.get(question) === entry) this.#answers.delete(question);

@@ -48,15 +48,16 @@ export function historicalRange(hours: number, nowMs: number): { fromMs: number;
 export const ROWS_PER_HISTORY_SLICE = 400;
 
 /**
- * [fromMs, untilMs) cut into slices that each read about ROWS_PER_HISTORY_SLICE stored rows per zone,
- * at bucket starts: every bucket (and so every point) lies in exactly one slice, and the slices' points
- * are the range's. Last Week (10-minute buckets from 5-minute rollups) is 6 slices, Last Year 23.
+ * [fromMs, untilMs) cut into slices that each read about `rowsPerSlice` stored rows per zone, at bucket
+ * starts: every bucket (and so every point) lies in exactly one slice, and the slices' points are the
+ * range's. With the default, Last Week (10-minute buckets from 5-minute rollups) is 6 slices, Last
+ * Year 23.
  */
-export function historicalSlices(fromMs: number, untilMs: number, bucketMs: number): Array<[fromMs: number, untilMs: number]> {
+export function historicalSlices(fromMs: number, untilMs: number, bucketMs: number, rowsPerSlice = ROWS_PER_HISTORY_SLICE): Array<[fromMs: number, untilMs: number]> {
   const coarsest = Math.max(0, ...usableResolutions(bucketMs));
   // Below a minute the raw rows are read: about one per bucket at the default interval.
   const rowsPerBucket = coarsest > 0 ? bucketMs / coarsest : 1;
-  const bucketsPerSlice = Math.max(1, Math.floor(ROWS_PER_HISTORY_SLICE / rowsPerBucket));
+  const bucketsPerSlice = Math.max(1, Math.floor(rowsPerSlice / rowsPerBucket));
   const slices: Array<[number, number]> = [];
   let start = fromMs;
   while (start < untilMs) {

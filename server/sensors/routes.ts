@@ -3,11 +3,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Clock } from '../../common/clock.ts';
 import { GreenhouseParams } from '../contract/common.ts';
 import { SENSOR_TYPES, type Reading, type SensorType } from '../contract/reading.ts';
+import { jsonArrayInPieces, jsonItems, sendJsonPieces } from '../http/json-in-turns.ts';
 import { ok } from '../http/reply.ts';
-import { nextTurn, TurnTaking } from '../history/turn-taking.ts';
+import { TurnTaking } from '../history/turn-taking.ts';
 import { HistoryAnswers } from './history-answers.ts';
 import { addHourOfDaySums, hourlyBuckets } from './hour-of-day.ts';
-import { bucketMsFor, historicalRange, historicalSlices, type ReadingsRepo } from './readings-repo.ts';
+import { bucketMsFor, historicalRange, historicalSlices, ROWS_PER_HISTORY_SLICE, type ReadingsRepo } from './readings-repo.ts';
 import { dailyLightIntegral, LIGHT_BUCKET_MS, windowStartMs } from './light-integral.ts';
 import type { SamplingLoop } from './sampling-loop.ts';
 import { failures, InstancesReply, HistoricalQuery, HistoricalReply, HoursQuery, HourlyReply, LatestReply, LightIntegralQuery, LightIntegralReply, StatsReply } from './schemas.ts';
@@ -41,7 +42,7 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
   // One history query per event-loop turn, however many dashboards ask at once.
   const turns = new TurnTaking();
   const params = GreenhouseParams;
-  const answers = new HistoryAnswers();
+  const answers = new HistoryAnswers<Buffer[]>();
   const dataVersion = options.dataVersion;
   /**
    * Sends the answer's JSON: the kept one while data and time slot are the same, else computed. The
@@ -52,25 +53,30 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
    * under a tenth of one (docs/performance.md). The repository builds these answers from the contract's
    * fields only, so the output is the same (tests/integration/history-serialisation.test.ts checks it).
    */
-  const answer = async (reply: FastifyReply, question: string, slotMs: number, compute: () => Promise<unknown>): Promise<void> => {
-    const serialise = async () => stringifyInTurns(ok(await compute()));
-    const body = dataVersion ? await answers.get(question, { dataVersion: dataVersion(), nowMs: clock.now(), slotMs }, serialise) : await serialise();
-    await reply.type('application/json; charset=utf-8').send(body);
+  const answer = async (reply: FastifyReply, question: string, slotMs: number, compute: () => Promise<Buffer[]>): Promise<void> => {
+    const pieces = dataVersion ? await answers.get(question, { dataVersion: dataVersion(), nowMs: clock.now(), slotMs }, compute) : await compute();
+    await sendJsonPieces(reply, pieces);
   };
+  const whole = async (data: unknown): Promise<Buffer[]> => [Buffer.from(JSON.stringify(ok(data)))];
 
   /**
-   * A history is read a zone and a slice of time at a time (historicalSlices), one turn of the event
-   * loop each, and put back in the order one query gives (time, then sensor type). A week of all four
-   * zones in one query held the loop for 45-80 ms at full speed, most of a second on a Pi core; a slice
-   * is about a twentieth of that (docs/performance.md, "A week's history, a slice at a time").
+   * A history is read a slice of time at a time (historicalSlices, about ROWS_PER_HISTORY_SLICE stored
+   * rows in all, each zone with its own columns), one turn of the event loop each, and each slice's
+   * points are serialised in the same turn, in the order one query gives (time, then sensor type). A
+   * week of all four zones in one query held the loop for 45-80 ms at full speed, most of a second on
+   * a Pi core; a slice is about a twentieth of that (docs/performance.md, "A week's history, a slice at
+   * a time", and "Last Week's answer in pieces").
    */
-  const historicalInSlices = async (greenhouseId: string, hours: number, sensorType: SensorType | undefined): Promise<Reading[]> => {
+  const historicalInSlices = (greenhouseId: string, hours: number, sensorType: SensorType | undefined): Promise<Buffer[]> => {
     const { fromMs, untilMs, bucketMs } = historicalRange(hours, clock.now());
-    const slices = historicalSlices(fromMs, untilMs, bucketMs);
     const zones = sensorType ? [sensorType] : SENSOR_TYPES;
-    const parts = await Promise.all(zones.flatMap((zone) => slices.map(([from, until]) => turns.run(() => repo.historicalSlice(greenhouseId, from, until, bucketMs, zone)))));
-    // One zone's slices come in time order already.
-    return zones.length === 1 ? parts.flat() : parts.flat().sort(byTimeThenSensorType);
+    const slices = historicalSlices(fromMs, untilMs, bucketMs, ROWS_PER_HISTORY_SLICE / zones.length);
+    const slicePoints = (from: number, until: number) => {
+      const points = zones.flatMap((zone) => repo.historicalSlice(greenhouseId, from, until, bucketMs, zone));
+      // One zone's points come in time order; several zones' are put in the order of one query.
+      return jsonItems(zones.length === 1 ? points : points.sort(byTimeThenSensorType));
+    };
+    return jsonArrayInPieces(ok([]), slices.map(([from, until]) => () => turns.run(() => slicePoints(from, until))));
   };
 
   // Estimated from the LDR's lux over the 5-minute rollups, per local day (docs/decisions.md, Climate metrics).
@@ -112,7 +118,7 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
     await answer(reply, `stats|${greenhouseId}|${hours}`, SUMMARY_SLOT_MS, async () => {
       const nowMs = clock.now();
       const zones = await Promise.all(SENSOR_TYPES.map((zone) => turns.run(() => repo.stats(greenhouseId, hours, nowMs, zone))));
-      return zones.flat().sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
+      return whole(zones.flat().sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0)));
     });
   });
 
@@ -123,7 +129,7 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
     await answer(reply, `hourly|${greenhouseId}|${hours}`, SUMMARY_SLOT_MS, async () => {
       const nowMs = clock.now();
       const zones = await Promise.all(SENSOR_TYPES.map((zone) => turns.run(() => repo.hourOfDaySums(greenhouseId, hours, nowMs, zone))));
-      return hourlyBuckets(addHourOfDaySums(zones));
+      return whole(hourlyBuckets(addHourOfDaySums(zones)));
     });
   });
 }
@@ -132,25 +138,4 @@ export async function sensorRoutes(fastify: FastifyInstance, options: SensorRout
 function byTimeThenSensorType(a: Reading, b: Reading): number {
   if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp ? -1 : 1;
   return a.sensorType < b.sensorType ? -1 : a.sensorType > b.sensorType ? 1 : 0;
-}
-
-/** Points serialised in one turn of the event loop (a week's 4,000 points are 1.3 MB of JSON). */
-const POINTS_PER_TURN = 500;
-
-/**
- * JSON.stringify of an answer, its data array POINTS_PER_TURN items a turn (a macrotask between them),
- * so a long history never holds the loop for its whole serialisation. The text is JSON.stringify's.
- */
-async function stringifyInTurns(answer: { data: unknown }): Promise<string> {
-  const { data } = answer;
-  if (!Array.isArray(data) || data.length <= POINTS_PER_TURN) return JSON.stringify(answer);
-  const pieces: string[] = [];
-  for (let i = 0; i < data.length; i += POINTS_PER_TURN) {
-    if (i > 0) await nextTurn();
-    pieces.push(JSON.stringify(data.slice(i, i + POINTS_PER_TURN)).slice(1, -1));
-  }
-  // The answer's own JSON with an empty data array, the pieces put in it.
-  const shell = JSON.stringify({ ...answer, data: [] });
-  const at = shell.indexOf('"data":[]') + '"data":['.length;
-  return `${shell.slice(0, at)}${pieces.join(',')}${shell.slice(at)}`;
 }
