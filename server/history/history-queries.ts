@@ -216,12 +216,21 @@ function byTimeThenSensor(a: Accumulator, b: Accumulator): number {
   return (a.sensorType ?? '') < (b.sensorType ?? '') ? -1 : (a.sensorType ?? '') > (b.sensorType ?? '') ? 1 : 0;
 }
 
+/** The aggregate of a field with no value in a group: one frozen object for all of them. */
+const NO_VALUES: FieldAggregate = Object.freeze({ n: 0, sum: 0, min: null, max: null });
+
+/**
+ * A week's history is thousands of groups of eight fields each, most of them empty for the zone read:
+ * plain index reads and one shared empty aggregate, since every object made here is garbage for the
+ * young generation to collect, on the event loop (docs/performance.md, "Last Week's answer in pieces").
+ */
 function toAggregateRow(group: Accumulator): AggregateRow {
   const fields = {} as Record<FieldColumn, FieldAggregate>;
-  FIELD_COLUMNS.forEach((column, f) => {
-    const [n, sum, min, max] = group.values.slice(f * 4, f * 4 + 4);
-    fields[column] = { n: n as number, sum: sum as number, min: min ?? null, max: max ?? null };
-  });
+  const { values } = group;
+  for (let f = 0; f < FIELD_COUNT; f++) {
+    const n = values[f * 4] as number;
+    fields[FIELD_COLUMNS[f]!] = n === 0 ? NO_VALUES : { n, sum: values[f * 4 + 1] as number, min: values[f * 4 + 2] ?? null, max: values[f * 4 + 3] ?? null };
+  }
   const out: AggregateRow = { n: group.n, fields };
   if (group.sensorType !== undefined) out.sensorType = group.sensorType;
   if (group.atMs !== undefined) out.atMs = group.atMs;

@@ -5,7 +5,8 @@ const COMMA = Buffer.from(',');
 
 /** One part of an answer's data array as JSON text without its brackets, or null when it has no items. */
 export function jsonItems(items: readonly unknown[]): Buffer | null {
-  return items.length === 0 ? null : Buffer.from(JSON.stringify(items).slice(1, -1));
+  // The brackets are cut from the bytes (a view), not from the text (a copy of it).
+  return items.length === 0 ? null : Buffer.from(JSON.stringify(items)).subarray(1, -1);
 }
 
 /**
