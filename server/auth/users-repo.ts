@@ -23,6 +23,13 @@ export interface UsersRepoDeps {
 
 /** Storage of accounts. Usernames are unique without regard to case. */
 export class UsersRepo {
+  /**
+   * The account of every authenticated request and websocket command, prepared once: built through
+   * drizzle and compiled by SQLite again on each request, it was about a third of a request's guard
+   * (docs/performance.md, "Last Week's answer in pieces").
+   */
+  #byId: ReturnType<typeof byIdStatement> | null = null;
+
   constructor(private readonly deps: UsersRepoDeps) {}
 
   count(): number {
@@ -38,7 +45,8 @@ export class UsersRepo {
   }
 
   findById(id: number): UserRow | undefined {
-    return this.deps.db.select().from(users).where(eq(users.id, id)).get();
+    this.#byId ??= byIdStatement(this.deps.db);
+    return this.#byId.get({ id });
   }
 
   /** Addresses of every granted account that opted in to alert e-mails (a pending one is nobody's to mail yet). */
@@ -161,4 +169,8 @@ export class UsersRepo {
       createdAt: toIso(row.createdAt),
     };
   }
+}
+
+function byIdStatement(db: Db) {
+  return db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare();
 }
