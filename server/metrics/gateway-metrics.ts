@@ -16,6 +16,7 @@ import { isOnStatus } from '../devices/actions.ts';
 import type { PreviewCounts } from '../devices/rules/preview-service.ts';
 import { QUANTITIES, QUANTITY_KEYS } from '../../common/catalogue.ts';
 import { allSensorsUpdate } from '../sensors/all-sensors-update.ts';
+import { nextTurn } from '../history/turn-taking.ts';
 import type { SensorHealthReport } from '../sensors/sensor-health.ts';
 
 /** What the metrics are read from, at scrape time (a scrape is rare; nothing is polled in between). */
@@ -37,32 +38,41 @@ export interface MetricsSources {
 }
 
 /**
- * `read` answered once per scrape: prom-client calls every gauge's collect in the same turn of the event
- * loop, and four gauges list the devices. Each listing builds every device with its state reason from
- * the database; four of them made a scrape some 20 ms of main-thread work, 160 ms or more on a Pi core
- * (docs/performance.md). The answer is dropped once the turn is over, so the next scrape reads afresh.
+ * Reads answered once per scrape. A scrape collects one metric a turn (GatewayMetrics.metrics), and
+ * several gauges read the same source: four list the devices (each device built with its state reason
+ * from the database), three read each pump's day from the control log, ten the newest readings. Inside
+ * a scrape each source is read once; outside one, every call reads afresh, and nothing is kept between
+ * scrapes.
  */
-export function oncePerTurn<T>(read: () => T): () => T {
-  let answer: { value: T } | null = null;
-  return () => {
-    if (answer) return answer.value;
-    answer = { value: read() };
-    setImmediate(() => (answer = null));
-    return answer.value;
-  };
-}
+export class ScrapeMemo {
+  #scrapes = 0;
+  #values = new Map<object, Map<unknown, unknown>>();
 
-/** oncePerTurn for a read with an argument: one answer per argument and turn. */
-export function oncePerTurnBy<K, T>(read: (key: K) => T): (key: K) => T {
-  let answers: Map<K, T> | null = null;
-  return (key) => {
-    if (!answers) {
-      answers = new Map();
-      setImmediate(() => (answers = null));
+  /** Runs `scrape` with the reads of `once` and `onceBy` kept until it (and any scrape beside it) ends. */
+  async during<T>(scrape: () => Promise<T>): Promise<T> {
+    this.#scrapes++;
+    try {
+      return await scrape();
+    } finally {
+      if (--this.#scrapes === 0) this.#values.clear();
     }
-    if (!answers.has(key)) answers.set(key, read(key));
-    return answers.get(key)!;
-  };
+  }
+
+  once<T>(read: () => T): () => T {
+    const byKey = this.onceBy((_: undefined) => read());
+    return () => byKey(undefined);
+  }
+
+  onceBy<K, T>(read: (key: K) => T): (key: K) => T {
+    const token = {};
+    return (key) => {
+      if (this.#scrapes === 0) return read(key);
+      let values = this.#values.get(token);
+      if (!values) this.#values.set(token, (values = new Map()));
+      if (!values.has(key)) values.set(key, read(key));
+      return values.get(key) as T;
+    };
+  }
 }
 
 /** HTTP latencies from a LAN request (~1 ms) to a CSV export (seconds). */
@@ -87,14 +97,21 @@ export class GatewayMetrics {
   readonly #http: Histogram;
   #loop: IntervalHistogram | null = null;
 
+  readonly #memo = new ScrapeMemo();
+  /** The event-loop delay since the previous scrape, taken as a scrape begins (then reset). */
+  #lagAtScrape: { p50: number; p99: number; max: number } | null = null;
+
   constructor(metricsSources: MetricsSources) {
+    const memo = this.#memo;
     const waterToday = metricsSources.waterToday;
     const sources: MetricsSources = {
       ...metricsSources,
-      listDevices: oncePerTurn(metricsSources.listDevices),
-      // Three gauges read each pump's day from the control log: once per scrape.
-      waterToday: waterToday && oncePerTurnBy(waterToday),
+      snapshot: memo.once(metricsSources.snapshot),
+      sensorHealth: memo.once(metricsSources.sensorHealth),
+      listDevices: memo.once(metricsSources.listDevices),
+      waterToday: waterToday && memo.onceBy(waterToday),
     };
+    const newest = memo.once(() => allSensorsUpdate(sources.greenhouseId, sources.snapshot()));
     const registers = [this.registry];
     this.registry.setDefaultLabels({ greenhouse_id: sources.greenhouseId });
     this.#processMetrics(registers);
@@ -115,7 +132,7 @@ export class GatewayMetrics {
         registers,
         collect() {
           this.reset();
-          const value = allSensorsUpdate(sources.greenhouseId, sources.snapshot())[gauge.field as keyof ReturnType<typeof allSensorsUpdate>];
+          const value = newest()[gauge.field as keyof ReturnType<typeof allSensorsUpdate>];
           if (typeof value === 'number') this.set({ sensor: gauge.zone }, value * gauge.scale);
         },
       });
@@ -322,20 +339,20 @@ export class GatewayMetrics {
    * prom-client uses, so the usual Node.js dashboards read them; and the process's memory and CPU.
    */
   #processMetrics(registers: Registry[]): void {
-    const loop = () => this.#loop;
-    const lag = (name: string, help: string, read: (h: IntervalHistogram) => number) =>
+    const lagAtScrape = () => this.#lagAtScrape;
+    const lag = (name: string, help: string, pick: 'p50' | 'p99' | 'max') =>
       new Gauge({
         name,
         help,
         registers,
         collect() {
-          const histogram = loop();
-          if (histogram && histogram.count > 0) this.set(read(histogram) / 1e9);
+          const taken = lagAtScrape();
+          if (taken) this.set(taken[pick] / 1e9);
         },
       });
-    lag('nodejs_eventloop_lag_p50_seconds', 'Median event-loop delay since the last scrape', (h) => h.percentile(50));
-    lag('nodejs_eventloop_lag_p99_seconds', '99th percentile event-loop delay since the last scrape', (h) => h.percentile(99));
-    lag('nodejs_eventloop_lag_max_seconds', 'Longest event-loop delay since the last scrape', (h) => h.max);
+    lag('nodejs_eventloop_lag_p50_seconds', 'Median event-loop delay since the last scrape', 'p50');
+    lag('nodejs_eventloop_lag_p99_seconds', '99th percentile event-loop delay since the last scrape', 'p99');
+    lag('nodejs_eventloop_lag_max_seconds', 'Longest event-loop delay since the last scrape', 'max');
     new Gauge({
       name: 'process_resident_memory_bytes',
       help: 'Resident memory of the gateway process',
@@ -375,10 +392,25 @@ export class GatewayMetrics {
     this.#http.observe({ method: request.method, route: request.route, status_code: String(request.statusCode) }, request.durationS);
   }
 
+  /**
+   * The registry's text, one metric a turn of the event loop: collected all in one turn (prom-client's
+   * `registry.metrics()`), a scrape held the loop 10-13 ms at full speed, about 100 ms on a Pi core
+   * (docs/performance.md, "Last Week's answer in pieces"). The event-loop delay is taken and reset as
+   * the scrape begins, so the delays of its own turns count in the next scrape's figures.
+   */
   async metrics(): Promise<string> {
-    const text = await this.registry.metrics();
-    this.#loop?.reset();
-    return text;
+    const loop = this.#loop;
+    this.#lagAtScrape = loop && loop.count > 0 ? { p50: loop.percentile(50), p99: loop.percentile(99), max: loop.max } : null;
+    loop?.reset();
+    return this.#memo.during(async () => {
+      const parts: string[] = [];
+      for (const metric of this.registry.getMetricsAsArray()) {
+        if (parts.length > 0) await nextTurn();
+        parts.push(await this.registry.getSingleMetricAsString(metric.name));
+      }
+      // prom-client's own layout of the text format.
+      return `${parts.join('\n\n')}\n`;
+    });
   }
 
   get contentType(): string {
