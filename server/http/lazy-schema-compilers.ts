@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type fastJsonStringifyType from 'fast-json-stringify';
 import type { FastifySchemaCompiler, FastifySerializerCompiler, FastifyServerOptions } from 'fastify';
 import { compiledSchema, precompiledSchemaCode } from './precompiled-schemas.ts';
+import { serializerSchema } from './serializer-schema.ts';
 
 /*
  * Fastify compiles every route's schemas when the server starts: an Ajv validator per body, query and
@@ -91,8 +92,10 @@ export function createLazySchemaCompilers(compileValidator: FastifySchemaCompile
   };
   // fast-json-stringify as Fastify's default serializer compiler calls it (no shared schemas are added
   // with addSchema here); in the compiled gateway, its code generated at build time (precompiled-schemas.ts).
-  const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
+  const serializerCompiler: FastifySerializerCompiler<unknown> = (route) => {
     const serializer = onFirstUse(() => {
+      // Unions of scalars serialized by type, not by inline validators (serializer-schema.ts).
+      const schema = serializerSchema(route.schema);
       const generated = precompiledSchemaCode<(data: unknown) => string>('response', schema);
       if (generated) return generated;
       const fastJsonStringify = requireHere('fast-json-stringify') as typeof fastJsonStringifyType;
