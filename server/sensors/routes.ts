@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Clock } from '../../common/clock.ts';
 import { GreenhouseParams } from '../contract/common.ts';
 import { SENSOR_TYPES, type Reading, type SensorType } from '../contract/reading.ts';
-import { jsonArrayInPieces, jsonItems, sendJsonPieces } from '../http/json-in-turns.ts';
+import { jsonArrayInPieces, jsonItems, sendJsonPieces } from '../http/json-pieces.ts';
 import { ok } from '../http/reply.ts';
 import { TurnTaking } from '../history/turn-taking.ts';
 import { HistoryAnswers } from './history-answers.ts';

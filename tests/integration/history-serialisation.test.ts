@@ -49,7 +49,7 @@ describe('history answers', () => {
         expect(res.status).toBe(200);
         expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
         expect(res.headers.get('cache-control')).toBe('no-store');
-        // A long answer goes out in pieces (server/http/json-in-turns.ts): its length is still declared.
+        // A long answer goes out in pieces (server/http/json-pieces.ts): its length is still declared.
         const bytes = Buffer.from(await res.arrayBuffer());
         expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
         const body = JSON.parse(bytes.toString('utf8')) as { success: boolean; data: unknown[] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonArrayInPieces, jsonItems } from '../../../server/http/json-in-turns.ts';
+import { jsonArrayInPieces, jsonItems } from '../../../server/http/json-pieces.ts';
 
 const points = (from: number, n: number) =>
   Array.from({ length: n }, (_, i) => ({ _id: `DHT11-${from + i}`, value: (from + i) / 3, unit: '°C', note: i % 7 === 0 ? 'quote " and \\ back' : null }));
