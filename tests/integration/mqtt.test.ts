@@ -136,11 +136,14 @@ describe('Home Assistant discovery', () => {
     const cleared = await sub.next((m) => m.topic === configTopic('switch', 'mister-1') && m.payload === '', 15_000, 'cleared config');
     expect(cleared.payload).toBe('');
     expect(cleared.retain).toBe(true);
-    // Nothing is left retained for it on the broker: a new subscriber gets no config.
+    // Nothing is left retained for it on the broker: a new subscriber gets no config. A broker never
+    // stores an empty retained payload, so only a config with a payload would be one left behind; a
+    // loaded run once showed the new subscriber a second, live copy of the empty clearing message
+    // (retain-as-published gives it the retain flag too), which asks Home Assistant for nothing more.
     const late = await Subscriber.connect(broker.url, [configTopic('switch', 'mister-1'), configTopic('switch', 'fan-1')]);
     cleanups.push(() => late.close());
     await late.next((m) => m.topic === configTopic('switch', 'fan-1'));
-    expect(late.messages.filter((m) => m.topic === configTopic('switch', 'mister-1'))).toEqual([]);
+    expect(late.messages.filter((m) => m.topic === configTopic('switch', 'mister-1') && m.payload !== '')).toEqual([]);
   });
 
   it('clears at start a retained config of a device that was removed while the gateway was away', async () => {
