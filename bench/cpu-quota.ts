@@ -7,7 +7,9 @@
 // spread over this machine's CPUs and all draw on the one quota from each of them, which no Pi core
 // does; on one CPU the scheduler also weighs the nice-19 workers against the event loop as a single
 // core would. (Both forms gave the previews' figure within run-to-run noise: docs/performance.md.)
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
 const CPU_CONTROLLER = '/sys/fs/cgroup/cpu';
@@ -61,4 +63,29 @@ export function createCpuQuota(name: string, quotaUs = PI_CORE_QUOTA_US, periodU
       rmdirSync(dir);
     },
   };
+}
+
+/**
+ * Moves the bench's own processes (`pids`, every thread of each) off the CPUs the gateway is pinned to.
+ * The bench's clients (six phones reading 1.3 MB each, the MQTT burst) and the broker are not the
+ * Pi's to run: on the gateway's CPU they took it from the throttled gateway outside its quota, and a
+ * scheduler trace counted up to 70 ms of one gap as theirs (docs/performance.md, "Who holds the quota
+ * in a gap"). Children spawned afterwards inherit the new affinity; the gateway's wrapper sets its own.
+ * Nothing to do when the gateway is unpinned or no other CPU is left.
+ */
+export function keepOffGatewayCpus(gatewayCpus: string | null, pids: readonly number[]): void {
+  if (gatewayCpus === null) return;
+  const others = cpusOutside(gatewayCpus, availableParallelism());
+  if (others.length === 0) return;
+  for (const pid of pids) execFileSync('taskset', ['-a', '-p', '-c', others.join(','), String(pid)], { stdio: 'ignore' });
+}
+
+/** The CPUs of 0..cpuCount-1 not in `list` (taskset's form: "0", "0,2", "1-3"). */
+export function cpusOutside(list: string, cpuCount: number): number[] {
+  const taken = new Set<number>();
+  for (const part of list.split(',')) {
+    const [from, to = from] = part.split('-').map(Number);
+    for (let cpu = from!; cpu <= to!; cpu++) taken.add(cpu);
+  }
+  return Array.from({ length: cpuCount }, (_, cpu) => cpu).filter((cpu) => !taken.has(cpu));
 }

@@ -31,7 +31,7 @@ import { httpClient, type HttpClient } from '../tests/support/http.ts';
 import { GATEWAY_CREDENTIALS, startMosquitto, type Broker } from '../tests/support/mosquitto.ts';
 import { freePort, simulatorGatewayEnv } from '../tests/support/server-process.ts';
 import { watchBackgroundThreads, type BackgroundCore } from './background-core.ts';
-import { createCpuQuota, piCoreAvailable, type CpuQuota } from './cpu-quota.ts';
+import { createCpuQuota, keepOffGatewayCpus, piCoreAvailable, type CpuQuota } from './cpu-quota.ts';
 import { mainThreadCpuSeconds, sampleProc } from './proc-stats.ts';
 import { seedRawReadings } from './seed-readings.ts';
 
@@ -354,7 +354,10 @@ try {
   const run = ONLY_START ? coldStarts : runOnce;
   const full = QUOTA_ONLY ? {} : await run(template, broker, null);
   if (!FULL_ONLY && !piCoreAvailable()) throw new Error('the Pi-core run needs root and the cgroup v1 cpu controller at /sys/fs/cgroup/cpu');
-  if (!FULL_ONLY) quota = createCpuQuota('greenhouse-pi-core', undefined, undefined, PI_CORE_CPUS);
+  if (!FULL_ONLY) {
+    quota = createCpuQuota('greenhouse-pi-core', undefined, undefined, PI_CORE_CPUS);
+    keepOffGatewayCpus(PI_CORE_CPUS, [process.pid, broker.pid()].filter((pid) => pid !== undefined));
+  }
   if (quota) console.log(`Pi core (${quota.dir}: 1250 µs per 10000 µs, ${PI_CORE_CPUS === null ? 'all CPUs' : `CPU ${PI_CORE_CPUS}`}) ...`);
   const pi = quota ? await run(template, broker, quota) : {};
   console.log(`\nfigure                                  | full speed | Pi core (12.5 %) | Pi core / full`);
