@@ -12,6 +12,7 @@
 // `--report <dir>` reads an earlier run's files again.
 import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
 const TRACING = '/sys/kernel/tracing';
@@ -78,10 +79,15 @@ async function record(options) {
   writeFileSync(gapsLog, '');
   writeFileSync(join(options.out, 'threads.log'), '');
   startTracing(options.cpu);
-  const child = spawn(options.command[0], options.command.slice(1), {
+  // The command keeps every CPU (the bench moves its own clients off the gateway's); this process,
+  // which reads /proc every second, leaves the traced CPU to the gateway.
+  const allCpus = `0-${availableParallelism() - 1}`;
+  const child = spawn('taskset', ['-c', allCpus, ...options.command], {
     stdio: 'inherit',
     env: { ...process.env, TIMER_GAPS_OUT: gapsLog },
   });
+  const others = Array.from({ length: availableParallelism() }, (_, cpu) => cpu).filter((cpu) => cpu !== options.cpu);
+  if (others.length > 0) execFileSync('taskset', ['-a', '-p', '-c', others.join(','), String(process.pid)], { stdio: 'ignore' });
   const poll = setInterval(() => appendFileSync(join(options.out, 'threads.log'), gatewayThreads().map((line) => `${line}\n`).join('')), 1000);
   const code = await new Promise((resolve) => child.once('exit', (exitCode) => resolve(exitCode ?? 1)));
   clearInterval(poll);
