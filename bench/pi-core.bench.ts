@@ -305,9 +305,22 @@ async function historyFigures(url: string, http: HttpClient, token: string, figu
   figures['six Last Week: wall ms'] = lastWeek.wallMs;
 }
 
+/** The gateway's largest RSS from now until `stop()` (polled every 100 ms), in bytes. */
+function peakRssOf(pid: number): { stop(): number } {
+  let peak = sampleProc(pid).rssBytes;
+  const poll = setInterval(() => (peak = Math.max(peak, sampleProc(pid).rssBytes)), 100);
+  return {
+    stop() {
+      clearInterval(poll);
+      return Math.max(peak, sampleProc(pid).rssBytes);
+    },
+  };
+}
+
 async function heavyFigures(pid: number, url: string, http: HttpClient, token: string, broker: Broker, figures: Figures): Promise<void> {
 
   const devices = (await http.get('/api/devices/default', token)).body.data as Array<{ deviceId: string }>;
+  const previewsRss = peakRssOf(pid);
   const previews = await withinLoop(http, token, async () => {
     const results = await Promise.all(
       [0, 1].map(() => http.post(`/api/devices/${devices[0]!.deviceId}/automation/preview`, { automationRules: { temperatureHigh: 24 }, hours: 168 }, token)),
@@ -317,8 +330,10 @@ async function heavyFigures(pid: number, url: string, http: HttpClient, token: s
   figures['two 168 h previews: loop max ms'] = previews.loopMs;
   figures['two 168 h previews: loop p99 ms'] = previews.p99Ms;
   figures['two 168 h previews: wall ms'] = previews.wallMs;
+  figures['two 168 h previews: peak RSS MB'] = previewsRss.stop() / 2 ** 20;
 
   let exportBytes = 0;
+  const exportRss = peakRssOf(pid);
   const exported = await withinLoop(http, token, async () => {
     exportBytes = await getOk(url, '/api/analytics/export/default?hours=168', token);
   });
@@ -326,19 +341,19 @@ async function heavyFigures(pid: number, url: string, http: HttpClient, token: s
   figures['168 h export: loop p99 ms'] = exported.p99Ms;
   figures['168 h export: wall ms'] = exported.wallMs;
   figures['168 h export MB'] = exportBytes / MB;
+  figures['168 h export: peak RSS MB'] = exportRss.stop() / 2 ** 20;
 
-  let peakRss = 0;
-  const rssPoll = setInterval(() => (peakRss = Math.max(peakRss, sampleProc(pid).rssBytes)), 100);
+  const burstRss = peakRssOf(pid);
   let burst = { sentBytes: 0, repliedBytes: 0 };
   const mqttRun = await withinLoop(http, token, async () => {
     burst = await mqttBurst(broker, devices.map((d) => d.deviceId));
   });
-  clearInterval(rssPoll);
+  const burstPeakRss = burstRss.stop();
   figures['MQTT burst: loop max ms'] = mqttRun.loopMs;
   figures['MQTT burst: loop p99 ms'] = mqttRun.p99Ms;
   figures['MQTT burst: wall ms'] = mqttRun.wallMs;
   figures['MQTT burst: replies / commands bytes'] = burst.repliedBytes / burst.sentBytes;
-  figures['MQTT burst: peak RSS MB'] = peakRss / 2 ** 20;
+  figures['MQTT burst: peak RSS MB'] = burstPeakRss / 2 ** 20;
   const metrics = String((await http.get('/api/metrics', token)).body);
   for (const line of metrics.split('\n').filter((l) => /^greenhouse_mqtt_(dropped_input|input_dropped)/.test(l))) {
     figures[`metric ${line.split(' ')[0]}`] = Number(line.split(' ').pop());

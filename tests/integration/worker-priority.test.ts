@@ -1,23 +1,24 @@
 // Heavy-read workers (rule previews, CSV export, backups) run at background priority from their first
 // instruction, their module loading included (server/db/worker.ts): on a Pi core the main thread keeps
-// the CPU while they start.
+// the CPU while they start. Their young generation is bounded, whatever the machine's memory.
 import { readlinkSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { startModuleWorker } from '../../server/db/worker.ts';
 import { BACKGROUND_NICE } from '../../server/db/worker-priority.ts';
+import { BACKGROUND_YOUNG_GENERATION_MB, startModuleWorker } from '../../server/db/worker.ts';
 
 describe('startModuleWorker', () => {
-  it('lowers the thread to background priority before the worker module is loaded', async () => {
+  it('lowers the thread to background priority before the worker module is loaded, and bounds its young generation', async () => {
     const mainNice = getPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()));
     expect(mainNice).toBeLessThan(BACKGROUND_NICE);
     const worker = startModuleWorker(new URL('../support/gateway.ts', import.meta.url).href, 'priority-probe-worker', {});
     try {
-      const answer = await new Promise<{ nice: number }>((resolve, reject) => {
+      const answer = await new Promise<{ nice: number; youngGenerationMb: number }>((resolve, reject) => {
         worker.once('message', resolve);
         worker.once('error', reject);
       });
       expect(answer.nice).toBe(BACKGROUND_NICE);
+      expect(answer.youngGenerationMb).toBe(BACKGROUND_YOUNG_GENERATION_MB);
     } finally {
       await worker.terminate();
     }
