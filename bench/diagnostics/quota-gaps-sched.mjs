@@ -53,6 +53,7 @@ function stopTracing(cpu, out) {
   writeFileSync(join(out, 'sched.trace'), readFileSync(join(TRACING, `per_cpu/cpu${cpu}/trace`)));
   write('events/enable', '0');
   write('trace', '');
+  write(`per_cpu/cpu${cpu}/buffer_size_kb`, '1408'); // the kernel's default, memory given back
 }
 
 /** Every thread of every gateway process now: `pid tid nice`, one line each. */
@@ -88,6 +89,8 @@ async function record(options) {
   });
   const others = Array.from({ length: availableParallelism() }, (_, cpu) => cpu).filter((cpu) => cpu !== options.cpu);
   if (others.length > 0) execFileSync('taskset', ['-a', '-p', '-c', others.join(','), String(process.pid)], { stdio: 'ignore' });
+  // Ctrl-C reaches the command too (one process group): wait for it to end, then stop tracing.
+  process.on('SIGINT', () => undefined);
   const poll = setInterval(() => appendFileSync(join(options.out, 'threads.log'), gatewayThreads().map((line) => `${line}\n`).join('')), 1000);
   const code = await new Promise((resolve) => child.once('exit', (exitCode) => resolve(exitCode ?? 1)));
   clearInterval(poll);
