@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import Value from 'typebox/value';
 import { ConfigSchema, type Config } from '../../server/config/schema.ts';
 import { createGateway, type Gateway, type GatewayOptions } from '../../server/gateway.ts';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../support/chromium-flags.ts';
+import { chromiumLaunchArgs, CHROMIUM_PATH } from '../support/chromium-flags.ts';
 import { rememberDataDir, setupCodeOf } from '../support/setup-code.ts';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -89,7 +89,7 @@ let workerBrowser: Promise<Browser> | undefined;
 export async function launchBrowser(): Promise<Browser> {
   const running = await workerBrowser?.catch(() => undefined);
   if (running?.isConnected()) return running;
-  workerBrowser = chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+  workerBrowser = chromiumLaunchArgs().then((args) => chromium.launch({ executablePath: CHROMIUM_PATH, args }));
   return workerBrowser;
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certificateFacts } from '../../server/https/x509.ts';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../support/chromium-flags.ts';
+import { chromiumLaunchArgs, CHROMIUM_PATH } from '../support/chromium-flags.ts';
 import { rememberDataDir } from '../support/setup-code.ts';
 import { startGatewayForBrowser, signUpViaUi, type BrowserGateway } from './harness.ts';
 
@@ -30,7 +30,7 @@ describe('the installable dashboard over HTTPS on the LAN', () => {
     rememberDataDir(origin, server.dataDir);
     caPem = readFileSync(join(server.dataDir, 'tls', 'ca.crt'), 'utf8');
     const trusted = [caPem, readFileSync(join(server.dataDir, 'tls', 'server.crt'), 'utf8')].map((pem) => certificateFacts(pem).spkiSha256);
-    launchArgs = [...CHROMIUM_FLAGS, `--host-resolver-rules=MAP ${LAN_NAME} 127.0.0.1`, `--ignore-certificate-errors-spki-list=${trusted.join(',')}`];
+    launchArgs = await chromiumLaunchArgs([`--host-resolver-rules=MAP ${LAN_NAME} 127.0.0.1`, `--ignore-certificate-errors-spki-list=${trusted.join(',')}`]);
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: launchArgs });
     mkdirSync(SCREENS, { recursive: true });
   });
