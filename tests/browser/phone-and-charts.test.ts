@@ -201,6 +201,11 @@ describe('phone first, charts, preferences', () => {
     await page.getByLabel('Fahrenheit (°F)').check();
     await page.getByRole('link', { name: 'Overview' }).click();
     await page.getByTestId('reading-temperature').getByText('Temperature (°F)').waitFor();
+    // The label follows the preference at once; the value may still be loading ('---'), as above.
+    await page.waitForFunction(() => {
+      const value = document.querySelector('[data-testid="reading-temperature"] .stat-value');
+      return value !== null && value.textContent !== '---';
+    });
     const fahrenheit = Number(await page.getByTestId('reading-temperature').locator('.stat-value').textContent());
     // Both shown to one decimal: the converted value may differ by the rounding of the Celsius one.
     expect(Math.abs(fahrenheit - ((celsius * 9) / 5 + 32))).toBeLessThanOrEqual(0.15);
