@@ -21,8 +21,8 @@ export const CHROMIUM_FLAGS = [
  * Parts of Chromium's own window that no test looks at. `--headless` runs the whole browser, so every
  * page Playwright opens is a browser window with an address bar, whose pop-up is a WebUI page that the
  * window loads into renderers of its own (chrome://omnibox-popup.top-chrome), and which kept the browser
- * process busy while the tests ran: two browser files took 60-70 s and 78-98 CPU-s with it, 39-42 s and
- * 52-64 CPU-s without (docs/performance.md "The test suite: Chromium's own window").
+ * process busy while the tests ran: two browser files took 60-71 s with it (the browser process 61-71
+ * CPU-s) and 41-46 s without (21-29 CPU-s; docs/performance.md "The test suite: Chromium's own window").
  */
 export const CHROMIUM_UNUSED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup', 'PreloadTopChromeWebUI'];
 
