@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../common/clock.ts';
-import { csvLine } from '../server/analytics/readings-csv.ts';
+import { csvLine } from '../server/analytics/csv-format.ts';
 import { createGateway } from '../server/gateway.ts';
 import { httpClient, registerUser } from '../tests/support/http.ts';
 

@@ -4,7 +4,7 @@
 // a string, which the main thread hands to the socket as it is (readings-csv.ts says why not bytes).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { CSV_CHUNK_CHARS, CSV_COLUMNS, CSV_SOURCE_COLUMNS, csvLine, type CsvRow } from './csv-format.ts';
+import { CSV_CHUNK_CHARS, CSV_COLUMNS, CSV_SOURCE_COLUMNS, createCsvLineWriter, type CsvRow } from './csv-format.ts';
 import { workerPacer } from '../db/worker-pacing.ts';
 import { runAsBackgroundThread } from '../db/worker-priority.ts';
 
@@ -25,6 +25,7 @@ const rows = connection
   .iterate(greenhouseId, fromMs, toMs) as IterableIterator<CsvRow>;
 let headerSent = false;
 const step = workerPacer();
+const csvLine = createCsvLineWriter();
 
 function send(text: string, done: boolean): void {
   parentPort!.postMessage({ text, done });

@@ -2,8 +2,6 @@ import { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../db/worker.ts';
 
-export { CSV_COLUMNS, csvLine } from './csv-format.ts';
-
 type WorkerAnswer = { text: string; done: boolean } | { error: string };
 
 /**
