@@ -9,7 +9,8 @@
 //     env BENCH_ONLY=load BENCH_QUOTA_ONLY=1 \
 //     BENCH_NODE_FLAGS="--import ./bench/diagnostics/timer-gaps.mjs" TIMER_GAPS_MS=100 npx tsx bench/pi-core.bench.ts
 //
-// `--report <dir>` reads an earlier run's files again.
+// `--report <dir>` reads an earlier run's files again. `--stacks` also records the kernel stack of every
+// switch into uninterruptible sleep (D) on that CPU: what a thread waited for inside a system call.
 import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -19,7 +20,7 @@ const TRACING = '/sys/kernel/tracing';
 const GATEWAY_ENTRY = 'dist/server/main.js';
 
 function parseArgs(argv) {
-  const options = { cpu: 0, gaps: 12, out: '/tmp/quota-gaps-sched', report: null, command: [] };
+  const options = { cpu: 0, gaps: 12, out: '/tmp/quota-gaps-sched', report: null, stacks: false, command: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') {
@@ -30,6 +31,7 @@ function parseArgs(argv) {
     else if (arg === '--gaps') options.gaps = Number(argv[++i]);
     else if (arg === '--out') options.out = argv[++i];
     else if (arg === '--report') options.report = argv[++i];
+    else if (arg === '--stacks') options.stacks = true;
     else throw new Error(`unknown argument ${arg}`);
   }
   return options;
@@ -37,7 +39,7 @@ function parseArgs(argv) {
 
 const write = (file, text) => writeFileSync(join(TRACING, file), `${text}\n`);
 
-function startTracing(cpu) {
+function startTracing(cpu, stacks) {
   if (!existsSync(join(TRACING, 'trace'))) execFileSync('mount', ['-t', 'tracefs', 'nodev', TRACING]);
   write('tracing_on', '0');
   write('trace', '');
@@ -45,6 +47,8 @@ function startTracing(cpu) {
   write(`per_cpu/cpu${cpu}/buffer_size_kb`, '400000');
   write('events/enable', '0');
   write('events/sched/sched_switch/enable', '1');
+  // The kernel stack of each switch into uninterruptible sleep (D): what a thread waited for in the kernel.
+  if (stacks) write('events/sched/sched_switch/trigger', 'stacktrace if prev_state == 2');
   write('tracing_on', '1');
 }
 
@@ -52,6 +56,7 @@ function stopTracing(cpu, out) {
   write('tracing_on', '0');
   writeFileSync(join(out, 'sched.trace'), readFileSync(join(TRACING, `per_cpu/cpu${cpu}/trace`)));
   write('events/enable', '0');
+  write('events/sched/sched_switch/trigger', '!stacktrace');
   write('trace', '');
   write(`per_cpu/cpu${cpu}/buffer_size_kb`, '1408'); // the kernel's default, memory given back
 }
@@ -79,7 +84,7 @@ async function record(options) {
   const gapsLog = join(options.out, 'timer-gaps.log');
   writeFileSync(gapsLog, '');
   writeFileSync(join(options.out, 'threads.log'), '');
-  startTracing(options.cpu);
+  startTracing(options.cpu, options.stacks);
   // The command keeps every CPU (the bench moves its own clients off the gateway's); this process,
   // which reads /proc every second, leaves the traced CPU to the gateway.
   const allCpus = `0-${availableParallelism() - 1}`;
