@@ -12,7 +12,7 @@ export const FULL_BACKUPS_KEPT = 2;
 export const FULL_BACKUP_EVERY_MS = 7 * 24 * 60 * 60_000;
 
 /**
- * `full`: everything (VACUUM INTO). `essential`: everything but the raw readings' rows (accounts,
+ * `full`: everything, page by page (the online backup). `essential`: everything but the raw readings' rows (accounts,
  * settings, devices, alerts, control log, rollups): what cannot be rebuilt, small enough to copy daily.
  */
 export type BackupKind = 'full' | 'essential';
@@ -20,6 +20,8 @@ const ESSENTIAL_SUFFIX = '-essential';
 const BACKUP_NAME = /^greenhouse-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})(-essential)?\.db$/;
 /** A backup being written; never matches BACKUP_NAME, so a crash mid-copy leaves no "complete" file. */
 const PARTIAL_SUFFIX = '.partial';
+/** A partial copy, or the journal or WAL files SQLite keeps beside it while it is open. */
+const PARTIAL_LEFTOVER = /\.partial(-journal|-wal|-shm)?$/;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -67,21 +69,28 @@ function fsyncPath(path: string, flags: string): void {
 
 /**
  * Copies the live database into a temporary name on a worker thread (backup-worker.ts: its own
- * read-only connection, `VACUUM INTO`, one consistent snapshot while the sampler keeps writing through
- * WAL), and only then renames it into place. Then keeps the newest `keep` backups.
+ * read-only connection, one consistent snapshot while the sampler keeps writing through WAL; a full
+ * copy page by page and flushed as it goes, an essential one table by table), and only then renames it
+ * into place. Then keeps the newest `keep` backups.
  *
- * Why not the online backup API: from a second connection it restarts from the first page whenever
- * another connection writes, which the sampler does every few seconds, so a large database might never
- * finish; from the main connection it would run on the event loop. VACUUM INTO reads one snapshot and
- * also leaves the copy compact.
+ * The worker's connection holds a read transaction for the whole copy: without it, SQLite's online
+ * backup from a second connection starts over from the first page whenever another connection writes,
+ * which the sampler does every minute, and a large database would never finish.
  */
-export async function writeBackup(dbPath: string, dir: string, atMs: number, kind: BackupKind = 'full'): Promise<string> {
+export interface WrittenBackup {
+  path: string;
+  /** Times the copy started over from its first page (none while the worker's snapshot holds). */
+  restarts: number;
+}
+
+export async function writeBackup(dbPath: string, dir: string, atMs: number, kind: BackupKind = 'full'): Promise<WrittenBackup> {
   mkdirSync(dir, { recursive: true });
   const finalPath = join(dir, backupFileName(atMs, kind));
   const partialPath = finalPath + PARTIAL_SUFFIX;
   rmSync(partialPath, { force: true });
+  let restarts: number;
   try {
-    await runBackupWorker(dbPath, partialPath, kind);
+    ({ restarts } = await runBackupWorker(dbPath, partialPath, kind));
     renameSync(partialPath, finalPath);
     // The rename itself must reach the disk, or a power cut can bring back the old directory entry.
     fsyncPath(dir, 'r');
@@ -90,16 +99,16 @@ export async function writeBackup(dbPath: string, dir: string, atMs: number, kin
     throw err;
   }
   pruneBackups(dir);
-  return finalPath;
+  return { path: finalPath, restarts };
 }
 
-function runBackupWorker(dbPath: string, partialPath: string, kind: BackupKind): Promise<void> {
+function runBackupWorker(dbPath: string, partialPath: string, kind: BackupKind): Promise<{ restarts: number }> {
   return new Promise((resolve, reject) => {
     const worker = startModuleWorker(import.meta.url, 'backup-worker', { dbPath, partialPath, kind });
     let answered = false;
-    worker.once('message', (message: { ok?: true; error?: string }) => {
+    worker.once('message', (message: { ok?: true; restarts?: number; error?: string }) => {
       answered = true;
-      if (message.ok) resolve();
+      if (message.ok) resolve({ restarts: message.restarts ?? 0 });
       else reject(new Error(`backup failed: ${message.error}`));
     });
     worker.once('error', (err) => {
@@ -122,7 +131,7 @@ export function pruneBackups(dir: string): string[] {
   } catch {
     return removed;
   }
-  for (const name of names.filter((n) => n.endsWith(PARTIAL_SUFFIX))) {
+  for (const name of names.filter((n) => PARTIAL_LEFTOVER.test(n))) {
     rmSync(join(dir, name), { force: true });
     removed.push(name);
   }

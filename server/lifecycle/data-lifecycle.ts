@@ -140,9 +140,9 @@ export class DataLifecycle {
         return null;
       }
       const kind = this.#kindDue(target.dir, atMs);
-      const path = await writeBackup(this.deps.sqlite.name, target.dir, atMs, kind);
+      const { path, restarts } = await writeBackup(this.deps.sqlite.name, target.dir, atMs, kind);
       this.#lastBackupMs = atMs;
-      this.deps.logger.info({ path, kind }, 'backup written');
+      this.deps.logger.info({ path, kind, restarts }, 'backup written');
       this.deps.bus.emit('backupOutcome', { written: true, dir: target.dir, path });
       return path;
     });

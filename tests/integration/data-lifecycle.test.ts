@@ -1,9 +1,11 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock.ts';
-import { BACKUPS_KEPT, FULL_BACKUPS_KEPT, backupFileName, backupKindOf } from '../../server/lifecycle/backup.ts';
+import { openDatabase } from '../../server/db/open.ts';
+import { BACKUPS_KEPT, FULL_BACKUPS_KEPT, backupFileName, backupKindOf, writeBackup } from '../../server/lifecycle/backup.ts';
 import { FIRST_RUN_DELAY_MS, LIFECYCLE_TICK_MS } from '../../server/lifecycle/data-lifecycle.ts';
 import { PRUNE_BATCH_ROWS, pruneOlderThan } from '../../server/lifecycle/retention.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
@@ -173,8 +175,57 @@ describe('automatic backups', () => {
     const dir = join(gw.dataDir, 'backups');
     const dataDir = gw.dataDir;
     await gw.stop();
-    writeFileSync(join(dir, 'greenhouse-20260101-000000.db.partial'), 'half a file');
+    for (const leftover of ['.partial', '.partial-journal', '.partial-wal', '.partial-shm']) writeFileSync(join(dir, `greenhouse-20260101-000000.db${leftover}`), 'half a file');
     gateway = await startTestGateway({ dataDir }, { clock });
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  it('copies a full backup in steps from one snapshot while another connection keeps writing, and it finishes', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'greenhouse-backup-'));
+    const database = openDatabase(dataDir);
+    try {
+      const insert = database.sqlite.prepare(`INSERT INTO readings (greenhouse_id, sensor_type, taken_at, temperature_c) VALUES ('greenhouse-001', 'DHT11', ?, ?)`);
+      // About 3 MB: a dozen of the backup's 256 kB steps.
+      database.sqlite.transaction(() => {
+        for (let i = 0; i < 40_000; i++) insert.run(i * 1000, 20 + (i % 50) / 10);
+      })();
+      const rowsBefore = count(database.sqlite, 'readings');
+      let next = rowsBefore;
+      // Writes from another connection at every turn of the event loop as long as the copy runs (the
+      // sampler's, many times over): a backup that started over after each would never finish.
+      let copying = true;
+      const write = () => {
+        if (!copying) return;
+        insert.run(next++ * 1000, 21);
+        setImmediate(write);
+      };
+      setImmediate(write);
+      const dir = join(dataDir, 'backups');
+      let written: Awaited<ReturnType<typeof writeBackup>>;
+      try {
+        written = await writeBackup(database.sqlite.name, dir, Date.UTC(2026, 10, 28), 'full');
+      } finally {
+        copying = false;
+      }
+      expect(written.restarts).toBe(0);
+      const rowsAfter = count(database.sqlite, 'readings');
+      expect(rowsAfter).toBeGreaterThan(rowsBefore);
+      expect(readdirSync(dir)).toEqual([backupFileName(Date.UTC(2026, 10, 28), 'full')]);
+      const copy = new Database(written.path, { readonly: true });
+      try {
+        expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(copy.pragma('journal_mode', { simple: true })).toBe('delete');
+        const copied = count(copy, 'readings');
+        expect(copied).toBeGreaterThanOrEqual(rowsBefore);
+        expect(copied).toBeLessThanOrEqual(rowsAfter);
+        // One snapshot: its rows are exactly the first `copied` ones written.
+        expect(copy.prepare('SELECT max(taken_at) AS t FROM readings').get()).toEqual({ t: (copied - 1) * 1000 });
+      } finally {
+        copy.close();
+      }
+    } finally {
+      database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
