@@ -3,6 +3,7 @@ import { SystemClock } from '../../common/clock.ts';
 import { runAppliance } from './lifecycle.ts';
 import { applianceLoggerOptions } from './logging.ts';
 import { datagramNotifySender, SystemdNotifier, watchdogIntervalMs } from './notify.ts';
+import { lowerV8HelperThreads } from './v8-helper-priority.ts';
 import { ConfigError } from '../config/load.ts';
 import { createGateway } from '../gateway.ts';
 
@@ -11,6 +12,8 @@ import { createGateway } from '../gateway.ts';
  * under systemd's notification and watchdog protocol, and stops it on SIGTERM/SIGINT outputs first.
  */
 export async function runGatewayProcess(): Promise<void> {
+  // Behind the event loop from the start: V8's helper threads collect garbage for every thread.
+  const backgroundHelpers = lowerV8HelperThreads();
   let gateway;
   try {
     gateway = await createGateway({ env: process.env, logger: pino(applianceLoggerOptions(process.env)) });
@@ -22,6 +25,7 @@ export async function runGatewayProcess(): Promise<void> {
     throw err;
   }
   const log = gateway.app.log;
+  log.debug({ threadIds: backgroundHelpers }, "V8's helper threads run at background priority");
   const readyStatus = () => {
     const missing = gateway.hardware.status().filter((driver) => !driver.available).map((driver) => driver.name);
     return `Dashboard at ${gateway.url} (hardware: ${gateway.config.hardware})${missing.length ? `; unavailable: ${missing.join(', ')}` : ''}`;
