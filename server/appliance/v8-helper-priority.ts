@@ -8,7 +8,7 @@ import { BACKGROUND_NICE } from '../db/worker-priority.ts';
  * preview, export and backup workers' too. They start at the main thread's priority, so on one Pi core
  * a worker that runs at nice 19 (server/db/worker-priority.ts) still had its collections done at nice 0,
  * and a concurrent collection of the main heap (the memory reducer's, seconds after a burst) took the
- * quota from the event loop's timers: on the Pi-core bench, the four helpers on the CPU for 20-36 ms
+ * quota from the event loop's timers: on the Pi-core bench, the four helpers on the CPU for 13-37 ms
  * while the main thread, runnable, waited up to 330 ms (docs/performance.md, "V8's helper threads
  * behind the event loop"). At nice 19 they take the CPU the event loop leaves. A collection that needs
  * them to finish (a parallel pause) waits on them with the main thread blocked, not competing.
