@@ -22,7 +22,8 @@ const ROWS_LEFT_OUT = new Set(['readings']);
  * much in the kernel's dirty pages for the card to write at the end, and every commit of the gateway's
  * own (alerts, the control log, the minute's readings: synchronous=FULL, on the event loop) queued
  * behind it; on the Pi-core bench that final flush was the previews window's longest hold
- * (docs/performance.md, "A full backup in steps"). Flushed every 256 kB, a commit waits for at most that.
+ * (docs/performance.md, "A full backup in steps"). Flushed every 256 kB, a commit waits for about that;
+ * at the very end, for what the copy's own page cache still holds (SQLite's default, 2 MB at most).
  */
 export const FULL_BACKUP_BYTES_PER_FLUSH = 256 * 1024;
 

@@ -12,8 +12,9 @@ export const FULL_BACKUPS_KEPT = 2;
 export const FULL_BACKUP_EVERY_MS = 7 * 24 * 60 * 60_000;
 
 /**
- * `full`: everything, page by page (the online backup). `essential`: everything but the raw readings' rows (accounts,
- * settings, devices, alerts, control log, rollups): what cannot be rebuilt, small enough to copy daily.
+ * `full`: everything, page by page (the online backup). `essential`: everything but the raw readings'
+ * rows (accounts, settings, devices, alerts, control log, rollups): what cannot be rebuilt, small
+ * enough to copy daily.
  */
 export type BackupKind = 'full' | 'essential';
 const ESSENTIAL_SUFFIX = '-essential';
@@ -67,6 +68,12 @@ function fsyncPath(path: string, flags: string): void {
   }
 }
 
+export interface WrittenBackup {
+  path: string;
+  /** Times the copy started over from its first page (none while the worker's snapshot holds). */
+  restarts: number;
+}
+
 /**
  * Copies the live database into a temporary name on a worker thread (backup-worker.ts: its own
  * read-only connection, one consistent snapshot while the sampler keeps writing through WAL; a full
@@ -77,12 +84,6 @@ function fsyncPath(path: string, flags: string): void {
  * backup from a second connection starts over from the first page whenever another connection writes,
  * which the sampler does every minute, and a large database would never finish.
  */
-export interface WrittenBackup {
-  path: string;
-  /** Times the copy started over from its first page (none while the worker's snapshot holds). */
-  restarts: number;
-}
-
 export async function writeBackup(dbPath: string, dir: string, atMs: number, kind: BackupKind = 'full'): Promise<WrittenBackup> {
   mkdirSync(dir, { recursive: true });
   const finalPath = join(dir, backupFileName(atMs, kind));
