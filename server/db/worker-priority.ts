@@ -1,4 +1,4 @@
-import { readlinkSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
 /** The lowest priority Linux gives (nice 19): a thread at it gets about 1.5 % of a core a thread at 0 wants. */
@@ -16,5 +16,45 @@ export function runAsBackgroundThread(): void {
     if (Number.isSafeInteger(tid) && tid > 0) setPriority(tid, BACKGROUND_NICE);
   } catch {
     // Not Linux, or not allowed: the work still runs, at normal priority.
+  }
+}
+
+/**
+ * The thread `before` and `after` differ by, when exactly one appeared; null otherwise (none, or
+ * several started at once by other threads: then none is lowered on a guess).
+ */
+export function threadStartedBetween(before: readonly number[], after: readonly number[]): number | null {
+  const known = new Set(before);
+  const started = after.filter((tid) => !known.has(tid));
+  return started.length === 1 ? started[0]! : null;
+}
+
+function threadIds(): number[] {
+  return readdirSync('/proc/self/task').map(Number);
+}
+
+/**
+ * Runs `start`, which starts one thread (a Worker: Node.js creates its thread before the constructor
+ * returns), and lowers that thread to background priority from the calling thread at once. The worker
+ * lowers itself too (runAsBackgroundThread), but only once its isolate and Node.js's bootstrap have run:
+ * 15 ms of CPU at the main thread's priority, which on the Pi-core bench took the quota from the event
+ * loop for 140 ms as the daily backup's worker started (docs/performance.md, "A worker's own start-up").
+ * Returns the thread's id, or null when it could not be told apart or lowered (not Linux).
+ */
+export function startBelowMainThread<T>(start: () => T): { started: T; tid: number | null } {
+  let before: number[] | null = null;
+  try {
+    before = threadIds();
+  } catch {
+    // No /proc: start it as it is.
+  }
+  const started = start();
+  if (!before) return { started, tid: null };
+  try {
+    const tid = threadStartedBetween(before, threadIds());
+    if (tid !== null) setPriority(tid, BACKGROUND_NICE);
+    return { started, tid };
+  } catch {
+    return { started, tid: null };
   }
 }

@@ -1,14 +1,15 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { BACKGROUND_NICE } from './worker-priority.ts';
+import { BACKGROUND_NICE, startBelowMainThread } from './worker-priority.ts';
 
 /**
  * What a worker thread runs before anything else, its module graph included: the thread lowers its own
  * priority (worker-priority.ts says why). A worker that loaded its modules first spent that start-up (a
  * few hundred ms of parsing and compiling on a Pi core) at the main thread's priority, and two previews
  * starting at once then took the main thread's share of the core. CommonJS `require` is what an eval
- * worker has before any import.
+ * worker has before any import. The thread that starts the worker lowers it earlier still, before its
+ * isolate is made (startBelowMainThread); this is for when it could not tell the new thread apart.
  */
 const LOWER_PRIORITY_FIRST = `try {
   const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
@@ -39,9 +40,7 @@ const BACKGROUND_HEAP_LIMITS = { maxYoungGenerationSizeMb: BACKGROUND_YOUNG_GENE
 export function startModuleWorker(fromUrl: string, name: string, workerData: unknown): Worker {
   const extension = extname(fileURLToPath(fromUrl));
   const url = new URL(`./${name}${extension}`, fromUrl);
-  if (extension !== '.ts') return new Worker(`${LOWER_PRIORITY_FIRST}\nimport(${JSON.stringify(url.href)});`, { eval: true, workerData, resourceLimits: BACKGROUND_HEAP_LIMITS });
-  // Node 20 does not apply an --import loader to a worker's own entry module: register tsx first.
-  const tsxApi = import.meta.resolve('tsx/esm/api');
-  const bootstrap = `${LOWER_PRIORITY_FIRST}\nimport(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })`;
-  return new Worker(bootstrap, { eval: true, workerData, resourceLimits: BACKGROUND_HEAP_LIMITS });
+  // Node 20 does not apply an --import loader to a worker's own entry module: from sources, register tsx first.
+  const entry = extension === '.ts' ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })` : `import(${JSON.stringify(url.href)});`;
+  return startBelowMainThread(() => new Worker(`${LOWER_PRIORITY_FIRST}\n${entry}`, { eval: true, workerData, resourceLimits: BACKGROUND_HEAP_LIMITS })).started;
 }
