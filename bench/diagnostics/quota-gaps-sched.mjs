@@ -11,6 +11,8 @@
 //
 // `--report <dir>` reads an earlier run's files again. `--stacks` also records the kernel stack of every
 // switch into uninterruptible sleep (D) on that CPU: what a thread waited for inside a system call.
+// `--syscalls` also records the gateway's system calls on that CPU and lists, for each gap, those in
+// which a thread ran 1 ms or more: a thread inside one runs on while its group is throttled.
 import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -20,7 +22,7 @@ const TRACING = '/sys/kernel/tracing';
 const GATEWAY_ENTRY = 'dist/server/main.js';
 
 function parseArgs(argv) {
-  const options = { cpu: 0, gaps: 12, out: '/tmp/quota-gaps-sched', report: null, stacks: false, command: [] };
+  const options = { cpu: 0, gaps: 12, out: '/tmp/quota-gaps-sched', report: null, stacks: false, syscalls: false, command: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') {
@@ -32,6 +34,7 @@ function parseArgs(argv) {
     else if (arg === '--out') options.out = argv[++i];
     else if (arg === '--report') options.report = argv[++i];
     else if (arg === '--stacks') options.stacks = true;
+    else if (arg === '--syscalls') options.syscalls = true;
     else throw new Error(`unknown argument ${arg}`);
   }
   return options;
@@ -39,7 +42,7 @@ function parseArgs(argv) {
 
 const write = (file, text) => writeFileSync(join(TRACING, file), `${text}\n`);
 
-function startTracing(cpu, stacks) {
+function startTracing(cpu, stacks, syscalls) {
   if (!existsSync(join(TRACING, 'trace'))) execFileSync('mount', ['-t', 'tracefs', 'nodev', TRACING]);
   write('tracing_on', '0');
   write('trace', '');
@@ -49,6 +52,12 @@ function startTracing(cpu, stacks) {
   write('events/sched/sched_switch/enable', '1');
   // The kernel stack of each switch into uninterruptible sleep (D): what a thread waited for in the kernel.
   if (stacks) write('events/sched/sched_switch/trigger', 'stacktrace if prev_state == 2');
+  if (syscalls) {
+    for (const event of ['sys_enter', 'sys_exit']) {
+      write(`events/raw_syscalls/${event}/filter`, 'comm == "node"');
+      write(`events/raw_syscalls/${event}/enable`, '1');
+    }
+  }
   write('tracing_on', '1');
 }
 
@@ -57,6 +66,7 @@ function stopTracing(cpu, out) {
   writeFileSync(join(out, 'sched.trace'), readFileSync(join(TRACING, `per_cpu/cpu${cpu}/trace`)));
   write('events/enable', '0');
   write('events/sched/sched_switch/trigger', '!stacktrace');
+  for (const event of ['sys_enter', 'sys_exit']) write(`events/raw_syscalls/${event}/filter`, '0');
   write('trace', '');
   write(`per_cpu/cpu${cpu}/buffer_size_kb`, '1408'); // the kernel's default, memory given back
 }
@@ -84,7 +94,7 @@ async function record(options) {
   const gapsLog = join(options.out, 'timer-gaps.log');
   writeFileSync(gapsLog, '');
   writeFileSync(join(options.out, 'threads.log'), '');
-  startTracing(options.cpu, options.stacks);
+  startTracing(options.cpu, options.stacks, options.syscalls);
   // The command keeps every CPU (the bench moves its own clients off the gateway's); this process,
   // which reads /proc every second, leaves the traced CPU to the gateway.
   const allCpus = `0-${availableParallelism() - 1}`;
@@ -129,6 +139,38 @@ function cpuStretches(out) {
   return stretches;
 }
 
+/** x86-64 numbers of the system calls a gateway thread makes most; others are shown by number. */
+const SYSCALL_NAMES = new Map([
+  [0, 'read'], [1, 'write'], [3, 'close'], [5, 'fstat'], [7, 'poll'], [8, 'lseek'], [9, 'mmap'], [10, 'mprotect'],
+  [11, 'munmap'], [12, 'brk'], [17, 'pread64'], [18, 'pwrite64'], [20, 'writev'], [24, 'sched_yield'], [28, 'madvise'],
+  [35, 'nanosleep'], [39, 'getpid'], [44, 'sendto'], [45, 'recvfrom'], [72, 'fcntl'], [74, 'fsync'], [75, 'fdatasync'],
+  [76, 'truncate'], [77, 'ftruncate'], [82, 'rename'], [87, 'unlink'], [89, 'readlink'], [140, 'getpriority'],
+  [141, 'setpriority'], [202, 'futex'], [228, 'clock_gettime'], [230, 'clock_nanosleep'], [232, 'epoll_wait'],
+  [233, 'epoll_ctl'], [257, 'openat'], [262, 'newfstatat'], [281, 'epoll_pwait'], [291, 'epoll_create1'],
+  [293, 'pipe2'], [318, 'getrandom'], [332, 'statx'], [435, 'clone3'],
+]);
+
+/** The gateway threads' system calls of 1 ms or more: [{ startS, endS, tid, name }]. */
+function longSyscalls(out) {
+  const pattern = /-(\d+)\s+\[\d+\].*?\s(\d+\.\d+): sys_(enter|exit): NR (\d+)/;
+  const open = new Map();
+  const calls = [];
+  for (const line of readFileSync(join(out, 'sched.trace'), 'utf8').split('\n')) {
+    const match = pattern.exec(line);
+    if (!match) continue;
+    const [, tid, atS, kind, nr] = match;
+    if (kind === 'enter') {
+      open.set(tid, { startS: Number(atS), nr: Number(nr) });
+      continue;
+    }
+    const call = open.get(tid);
+    open.delete(tid);
+    if (!call || Number(atS) - call.startS < 0.001) continue;
+    calls.push({ startS: call.startS, endS: Number(atS), tid: Number(tid), name: SYSCALL_NAMES.get(call.nr) ?? `syscall ${call.nr}` });
+  }
+  return calls;
+}
+
 function report(out, gapCount) {
   const roles = threadRoles(out);
   const stretches = cpuStretches(out);
@@ -141,6 +183,7 @@ function report(out, gapCount) {
     })
     .sort((a, b) => b.ms - a.ms)
     .slice(0, gapCount);
+  const syscalls = readFileSync(join(out, 'sched.trace'), 'utf8').includes('sys_enter:') ? longSyscalls(out) : null;
   const longestRun = new Map();
   for (const { startS, endS, tid } of stretches) {
     const role = roles.get(tid);
@@ -157,6 +200,14 @@ function report(out, gapCount) {
     }
     const parts = [...used].sort((a, b) => b[1] - a[1]).map(([who, ms]) => `${who} ${ms.toFixed(1)}`);
     console.log(`gap ${gap.ms} ms at ${gap.atMs} ms of the gateway: ${parts.join(', ')}`);
+    for (const call of syscalls?.filter((c) => c.endS > gap.startS && c.startS < gap.endS) ?? []) {
+      const who = roles.get(call.tid) ?? `thread ${call.tid}`;
+      const onCpuMs = stretches
+        .filter((s) => s.tid === call.tid && s.endS > call.startS && s.startS < call.endS)
+        .reduce((sum, s) => sum + (Math.min(s.endS, call.endS) - Math.max(s.startS, call.startS)) * 1000, 0);
+      // A call that waited (futex, epoll, a disk) is not what held the quota: only those that ran.
+      if (onCpuMs >= 1) console.log(`    ${who}: ${call.name} ${((call.endS - call.startS) * 1000).toFixed(1)} ms, ${onCpuMs.toFixed(1)} ms of it on the CPU`);
+    }
   }
   console.log('\nlongest single stretch on the CPU, by thread (a stretch past the quota is paid back by the whole process):');
   for (const [role, ms] of [...longestRun].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`  ${role}: ${ms.toFixed(1)} ms`);
