@@ -39,9 +39,9 @@ function threadIds(): number[] {
  * lowers itself too (runAsBackgroundThread), but only once its isolate and Node.js's bootstrap have run:
  * 15 ms of CPU at the main thread's priority, which on the Pi-core bench took the quota from the event
  * loop for 140 ms as the daily backup's worker started (docs/performance.md, "A worker's own start-up").
- * Returns the thread's id, or null when it could not be told apart or lowered (not Linux).
+ * When the new thread cannot be told apart, or not lowered (not Linux), it is left to lower itself.
  */
-export function startBelowMainThread<T>(start: () => T): { started: T; tid: number | null } {
+export function startBelowMainThread<T>(start: () => T): T {
   let before: number[] | null = null;
   try {
     before = threadIds();
@@ -49,12 +49,12 @@ export function startBelowMainThread<T>(start: () => T): { started: T; tid: numb
     // No /proc: start it as it is.
   }
   const started = start();
-  if (!before) return { started, tid: null };
+  if (!before) return started;
   try {
     const tid = threadStartedBetween(before, threadIds());
     if (tid !== null) setPriority(tid, BACKGROUND_NICE);
-    return { started, tid };
   } catch {
-    return { started, tid: null };
+    // Not allowed: the worker still lowers itself once it runs.
   }
+  return started;
 }

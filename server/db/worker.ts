@@ -42,5 +42,5 @@ export function startModuleWorker(fromUrl: string, name: string, workerData: unk
   const url = new URL(`./${name}${extension}`, fromUrl);
   // Node 20 does not apply an --import loader to a worker's own entry module: from sources, register tsx first.
   const entry = extension === '.ts' ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })` : `import(${JSON.stringify(url.href)});`;
-  return startBelowMainThread(() => new Worker(`${LOWER_PRIORITY_FIRST}\n${entry}`, { eval: true, workerData, resourceLimits: BACKGROUND_HEAP_LIMITS })).started;
+  return startBelowMainThread(() => new Worker(`${LOWER_PRIORITY_FIRST}\n${entry}`, { eval: true, workerData, resourceLimits: BACKGROUND_HEAP_LIMITS }));
 }
