@@ -12,6 +12,8 @@
 //   BENCH_ONLY=idle                      cold start, the daily backup and the idle window only (bytes written)
 //   BENCH_ONLY=load                      no idle window: history, Last Week, previews, export, MQTT burst
 //   BENCH_ONLY=start                     cold start only, BENCH_STARTS times (default 5): median, fastest, slowest
+//   BENCH_ONLY=catch-up                  the week as raw rows only (a restore, an import, an upgrade from before the
+//                                        rollups): six Now screens polling the newest readings while the rollups catch up
 //   BENCH_QUOTA_ONLY=1                   the Pi-core run only (no full-speed baseline)
 //   BENCH_FULL_ONLY=1                    the full-speed run only (with BENCH_NODE_FLAGS=--trace-gc: what a scenario collects)
 //   BENCH_PI_CORE_CPUS=all               the quota over all CPUs instead of pinned to CPU 0 (bench/cpu-quota.ts says why not)
@@ -43,6 +45,7 @@ const JUNK_BYTES = 4_096;
 const ONLY_HISTORY = process.env.BENCH_ONLY === 'history';
 const ONLY_IDLE = process.env.BENCH_ONLY === 'idle';
 const ONLY_START = process.env.BENCH_ONLY === 'start';
+const ONLY_CATCH_UP = process.env.BENCH_ONLY === 'catch-up';
 const STARTS = Number(process.env.BENCH_STARTS ?? 5);
 const SKIP_IDLE = ONLY_HISTORY || process.env.BENCH_ONLY === 'load';
 const QUOTA_ONLY = process.env.BENCH_QUOTA_ONLY === '1';
@@ -62,16 +65,20 @@ function writeBytes(pid: number): number {
   return Number(/^write_bytes: (\d+)/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0);
 }
 
-/** A data dir with a week of 1 Hz readings and their rollups, as an installation that has run a week. */
-function seedTemplate(): string {
+/**
+ * A data dir with a week of 1 Hz readings and their rollups, as an installation that has run a week;
+ * with `folded` false, the raw rows only, as a restore, an import or an upgrade from before the rollups
+ * leaves them.
+ */
+function seedTemplate(folded = true): string {
   const dir = mkdtempSync(join(tmpdir(), 'bench-pi-core-seed-'));
   const database = openDatabase(dir);
   const started = performance.now();
   const rows = seedRawReadings(database.sqlite, { seconds: DAYS * DAY_S, stepS: 1, endMs: Date.now() });
-  new RollupWriter(database.sqlite).foldPending();
+  if (folded) new RollupWriter(database.sqlite).foldPending();
   database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
   database.close();
-  console.log(`seeded ${fmt(rows, 0)} readings (${DAYS} days at 1 Hz) with rollups in ${fmt((performance.now() - started) / 1000)} s`);
+  console.log(`seeded ${fmt(rows, 0)} readings (${DAYS} days at 1 Hz) ${folded ? 'with rollups' : 'without rollups'} in ${fmt((performance.now() - started) / 1000)} s`);
   return dir;
 }
 
@@ -232,6 +239,65 @@ async function runOnce(template: string, broker: Broker, quota: CpuQuota | null)
   return figures;
 }
 
+/**
+ * The Now screen while the rollups catch up with a week of raw rows: six phones ask for the newest
+ * readings every 2 s, as the dashboard polls them, until a 1 h history (which waits for the catch-up)
+ * answers. The longest event-loop delay of that window, and how long the newest readings took.
+ */
+async function catchUpFigures(template: string, broker: Broker, quota: CpuQuota | null): Promise<Figures> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-pi-core-run-'));
+  cpSync(template, dataDir, { recursive: true });
+  const gateway = await startGateway(dataDir, broker.url, quota);
+  const figures: Figures = { 'cold start ms': gateway.coldStartMs, 'cold start CPU ms': gateway.coldStartCpuMs };
+  try {
+    const http = httpClient(gateway.url);
+    const token = await signUp(http, dataDir);
+    const latestMs: number[] = [];
+    let failed = 0;
+    let caughtUp = false;
+    const window = await withinLoop(http, token, async () => {
+      const nowScreens = Array.from({ length: 6 }, async () => {
+        while (!caughtUp) {
+          const started = performance.now();
+          try {
+            await getOk(gateway.url, '/api/sensors/latest/default', token);
+            latestMs.push(performance.now() - started);
+          } catch {
+            // A kept-alive connection the gateway closed late, its event loop held: the phone asks again.
+            failed++;
+          }
+          await sleep(2_000);
+        }
+      });
+      // History waits for the catch-up; past the gateway's 60 s request timeout it answers 408 and is asked again.
+      for (let status = 408; status !== 200; ) {
+        try {
+          const res = await fetch(`${gateway.url}/api/sensors/historical/default?hours=1`, { headers: { authorization: `Bearer ${token}` } });
+          await res.arrayBuffer();
+          status = res.status;
+        } catch {
+          // No answer at all within undici's 300 s: the gateway's own timeout could not run either.
+          failed++;
+        }
+        if (status !== 200 && status !== 408) throw new Error(`historical: ${status}`);
+      }
+      caughtUp = true;
+      await Promise.all(nowScreens);
+    });
+    figures['catch-up: wall ms'] = window.wallMs;
+    figures['catch-up: loop max ms'] = window.loopMs;
+    figures['catch-up: loop p99 ms'] = window.p99Ms;
+    figures['catch-up: newest readings, answers'] = latestMs.length;
+    figures['catch-up: requests failed'] = failed;
+    figures['catch-up: newest readings median ms'] = median(latestMs);
+    figures['catch-up: newest readings slowest ms'] = Math.max(...latestMs);
+  } finally {
+    await gateway.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return figures;
+}
+
 /** Cold start alone, several times over fresh copies of the week: one start varies by a second here. */
 async function coldStarts(template: string, broker: Broker, quota: CpuQuota | null): Promise<Figures> {
   const startsMs: number[] = [];
@@ -361,12 +427,12 @@ async function heavyFigures(pid: number, url: string, http: HttpClient, token: s
 }
 
 await buildServerIfStale();
-const template = seedTemplate();
+const template = seedTemplate(!ONLY_CATCH_UP);
 const broker = await startMosquitto();
 let quota: CpuQuota | null = null;
 try {
   console.log('full speed (baseline) ...');
-  const run = ONLY_START ? coldStarts : runOnce;
+  const run = ONLY_START ? coldStarts : ONLY_CATCH_UP ? catchUpFigures : runOnce;
   const full = QUOTA_ONLY ? {} : await run(template, broker, null);
   if (!FULL_ONLY && !piCoreAvailable()) throw new Error('the Pi-core run needs root and the cgroup v1 cpu controller at /sys/fs/cgroup/cpu');
   if (!FULL_ONLY) {

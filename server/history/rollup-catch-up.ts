@@ -12,6 +12,11 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 export interface RollupCatchUpDeps {
   writer: RollupWriter;
+  /**
+   * Scanned a slice at a time before the folding starts, so the newest reading of each sensor is exact
+   * long before the rollups are (server/sensors/newest-reading.ts); returns whether rows are left.
+   */
+  newest?: { scanOlderSlice(): boolean };
   log?: { info?(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -58,10 +63,14 @@ export class RollupCatchUp {
 
   async #run(): Promise<void> {
     const startedMs = performance.now();
-    const { writer, log } = this.deps;
+    const { writer, newest, log } = this.deps;
     const backlogRows = writer.pendingRows();
     log?.info?.({ backlogRows }, 'rollups: catching up with raw readings');
     try {
+      while (newest?.scanOlderSlice()) {
+        if (this.#stopped) return;
+        await yieldToEventLoop();
+      }
       for (;;) {
         if (this.#stopped) return;
         const sliceStartMs = performance.now();

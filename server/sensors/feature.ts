@@ -5,6 +5,7 @@ import type { Feature } from '../features.ts';
 import { RollupCatchUp } from '../history/rollup-catch-up.ts';
 import { RollupWriter } from '../history/rollup-writer.ts';
 import { BatchedTicks } from './batched-ticks.ts';
+import { NewestReading } from './newest-reading.ts';
 import { ReadingsRepo } from './readings-repo.ts';
 import { sensorRoutes } from './routes.ts';
 import { SamplingLoop } from './sampling-loop.ts';
@@ -27,9 +28,11 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
   const logger = featureLogger(ctx, 'sensors');
   // One rollup writer: the tick's inline fold and the background catch-up share its statements and state.
   const rollupWriter = new RollupWriter(ctx.database.sqlite);
-  const catchUp = new RollupCatchUp({ writer: rollupWriter, log: logger });
+  // After a restore or an upgrade the catch-up also scans the unfolded rows for the Now screen's newest readings.
+  const newest = new NewestReading(ctx.database.sqlite);
+  const catchUp = new RollupCatchUp({ writer: rollupWriter, newest, log: logger });
   // The batches fold the rollups every few minutes, not every commit (batched-ticks.ts: the SD card).
-  const repo = new ReadingsRepo(ctx.database.sqlite, { rollupWriter, onRollupBacklog: () => catchUp.kick(), foldOnInsert: false });
+  const repo = new ReadingsRepo(ctx.database.sqlite, { rollupWriter, newest, onRollupBacklog: () => catchUp.kick(), foldOnInsert: false });
   const batches = new BatchedTicks({ repo, sqlite: ctx.database.sqlite, clock, logger });
   // A wall clock stepped back never writes readings into the past of the history (docs/hardware.md).
   const monotone = new MonotoneReadings({

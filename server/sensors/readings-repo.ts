@@ -83,6 +83,8 @@ export interface ReadingsRepoOptions {
   onRollupBacklog?: () => void;
   /** The one rollup writer of the database, shared with the catch-up (default: its own). */
   rollupWriter?: RollupWriter;
+  /** The newest reading of each sensor, shared with the catch-up that scans its unfolded rows (default: its own). */
+  newest?: NewestReading;
   /**
    * Fold each tick into the rollups in its own transaction (the default). Off, the caller folds
    * (`foldRollups`) when it chooses: the sampler's batches do it every few minutes (batched-ticks.ts).
@@ -119,7 +121,7 @@ export class ReadingsRepo {
       if (this.options.foldOnInsert !== false && backlogRows <= INLINE_FOLD_MAX_ROWS) this.#rollups.foldPending();
       return ids;
     });
-    this.#newest = new NewestReading(sqlite);
+    this.#newest = options.newest ?? new NewestReading(sqlite);
   }
 
   /** Stores one tick's readings in ONE transaction (their rollups too); returns them as the wire sees them. */
