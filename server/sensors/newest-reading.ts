@@ -7,7 +7,7 @@ import type { ReadingRow } from './reading-row.ts';
  * Rows of `readings` scanned at once, by id, when the unfolded rows are looked through: about a
  * millisecond here, under 10 ms on a Pi core (docs/storage.md, "The newest reading of a sensor").
  */
-const NEWEST_SCAN_SLICE_ROWS = 20_000;
+const NEWEST_SCAN_SLICE_ROWS = 5_000;
 
 /** Where a sensor's newest row stands among the rows scanned so far (the pair's key is greenhouse and sensor type). */
 interface Newest {
