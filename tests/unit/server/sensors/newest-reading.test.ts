@@ -90,6 +90,7 @@ describe('the newest reading of a sensor without a (sensor_type, taken_at) index
           database.sqlite.exec('DELETE FROM readings; DELETE FROM reading_rollups; DELETE FROM rollup_watermark;');
           const writer = new RollupWriter(database.sqlite);
           let newest: NewestReading | undefined;
+          let horizonMs = 0;
           const check = () => {
             for (const type of SENSOR_TYPES) {
               const expected = newestBySql(type);
@@ -105,10 +106,14 @@ describe('the newest reading of a sensor without a (sensor_type, taken_at) index
           };
           steps.forEach((step, i) => {
             if (i === madeAfter) newest = new NewestReading(database.sqlite, { sliceRows });
-            insertRaw(step.sensor, T0 + step.offsetMs);
+            // Nothing is stored behind the retention horizon (the clock-step guard keeps each sensor's rows in order).
+            insertRaw(step.sensor, Math.max(horizonMs, T0 + step.offsetMs));
             if (step.foldAfter) writer.foldPending();
-            // Retention takes the oldest rows: whatever was scanned may be gone.
-            if (step.deleteAfter && i % 5 === 4) database.sqlite.exec('DELETE FROM readings WHERE id = (SELECT id FROM readings ORDER BY taken_at, id LIMIT 1)');
+            // Retention takes every row before a moment: whatever was scanned may be gone.
+            if (step.deleteAfter && i % 5 === 4) {
+              horizonMs = (database.sqlite.prepare('SELECT min(taken_at) FROM readings').pluck().get() as number) + 1;
+              database.sqlite.prepare('DELETE FROM readings WHERE taken_at < ?').run(horizonMs);
+            }
             if (newest && step.scanAfter) newest.scanOlderSlice();
             if (newest) check();
           });
