@@ -111,7 +111,12 @@ async function startGateway(dataDir: string, brokerUrl: string, quota: CpuQuota 
   });
   let output = '';
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let stopping = false;
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  // A gateway that dies inside a window says why, rather than leaving a bench that fails on its /proc files.
+  child.once('exit', (code, signal) => {
+    if (!stopping) console.error(`the gateway exited during the run (${signal ?? `code ${code}`}); its standard error ends:\n${output.slice(-8_000)}`);
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
@@ -131,6 +136,7 @@ async function startGateway(dataDir: string, brokerUrl: string, quota: CpuQuota 
     coldStartMs,
     coldStartCpuMs,
     async stop() {
+      stopping = true;
       child.kill('SIGTERM');
       await exited;
     },
