@@ -50,9 +50,8 @@ export class NewestReading {
     this.#sliceRows = options.sliceRows ?? NEWEST_SCAN_SLICE_ROWS;
     this.#maxId = sqlite.prepare(`SELECT coalesce(max(id), 0) FROM readings`).pluck();
     this.#watermark = sqlite.prepare(`SELECT coalesce(max(folded_through_id), 0) FROM rollup_watermark`).pluck();
-    // SQLite takes a bare column of a max() aggregate from the row that holds the max.
     this.#newestInRange = sqlite.prepare(
-      `SELECT greenhouse_id AS greenhouseId, sensor_type AS sensorType, max(taken_at) AS takenAtMs, id
+      `SELECT greenhouse_id AS greenhouseId, sensor_type AS sensorType, max(taken_at) AS takenAtMs
        FROM readings WHERE id > ? AND id <= ? GROUP BY greenhouse_id, sensor_type`,
     );
     // Two rows of one sensor at the same instant: the later one is the newest, as in `newer` below.
@@ -135,7 +134,7 @@ export class NewestReading {
 
   /** Merges the newest row of each sensor with fromId < id <= throughId into what is known. */
   #scan(fromId: number, throughId: number): void {
-    const found = this.#newestInRange.all(fromId, throughId) as Array<{ greenhouseId: string; sensorType: string; takenAtMs: number; id: number }>;
+    const found = this.#newestInRange.all(fromId, throughId) as Array<{ greenhouseId: string; sensorType: string; takenAtMs: number }>;
     for (const { greenhouseId, sensorType, takenAtMs } of found) {
       const id = this.#lastIdAt.get(takenAtMs, fromId, throughId, sensorType, greenhouseId) as number;
       const key = keyOf(greenhouseId, sensorType);
