@@ -295,8 +295,9 @@ async function catchUpFigures(template: string, broker: Broker, quota: CpuQuota 
     figures['catch-up: loop p99 ms'] = window.p99Ms;
     figures['catch-up: newest readings, answers'] = latestMs.length;
     figures['catch-up: requests failed'] = failed;
-    figures['catch-up: newest readings median ms'] = median(latestMs);
-    figures['catch-up: newest readings slowest ms'] = Math.max(...latestMs);
+    // NaN, not a figure, when no answer came at all.
+    figures['catch-up: newest readings median ms'] = latestMs.length > 0 ? median(latestMs) : Number.NaN;
+    figures['catch-up: newest readings slowest ms'] = latestMs.length > 0 ? Math.max(...latestMs) : Number.NaN;
   } finally {
     await gateway.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -128,7 +128,7 @@ describe('the newest reading of a sensor without a (sensor_type, taken_at) index
   });
 
   it('after an upgrade or a restore with a raw backlog, the catch-up scans for the newest readings before it folds', async () => {
-    // Six slices of rows, nothing folded; LDR stopped reporting at the start, DHT11 reports to the end.
+    // 121 rows in slices of 20, nothing folded; LDR stopped reporting at the start, DHT11 reports to the end.
     for (let i = 0; i < 60; i++) insertRaw('DHT11', T0 + i * 1000);
     insertRaw('LDR', T0 + 500);
     for (let i = 60; i < 120; i++) insertRaw('DHT11', T0 + i * 1000);
@@ -138,10 +138,11 @@ describe('the newest reading of a sensor without a (sensor_type, taken_at) index
     expect(newest.scannedToWatermark()).toBe(false);
 
     const writer = new RollupWriter(database.sqlite);
-    const folds: number[] = [];
+    // Whether the scan had reached the watermark as each fold began.
+    const scannedAtFold: boolean[] = [];
     const foldPending = writer.foldPending.bind(writer);
     writer.foldPending = (maxRows?: number) => {
-      folds.push(newest.scannedToWatermark() ? 1 : 0);
+      scannedAtFold.push(newest.scannedToWatermark());
       return foldPending(maxRows);
     };
     const catchUp = new RollupCatchUp({ writer, newest });
@@ -150,8 +151,8 @@ describe('the newest reading of a sensor without a (sensor_type, taken_at) index
     catchUp.start();
     await catchUp.whenCurrent();
     await catchUp.stop();
-    expect(folds.length).toBeGreaterThan(0);
-    expect(folds.every((scanned) => scanned === 1)).toBe(true);
+    expect(scannedAtFold.length).toBeGreaterThan(0);
+    expect(scannedAtFold.every(Boolean)).toBe(true);
     expect(newest.find(G, 'LDR')?.taken_at).toBe(T0 + 500);
     expect(newest.find(G, 'SOIL_MOISTURE')?.taken_at).toBe(T0 + 200_000 + 1_999);
   });
