@@ -3,8 +3,8 @@
 // build (`node --import tsx server/main.ts`: "before") and the compiled gateway the unit runs now
 // (`node dist/server/main.js`: "after"). For each: cold start (spawn until /api/health answers; the
 // bare process until it prints), idle RSS once settled, and peak RSS (VmHWM) after a burst of requests.
-// Simulator mode as the appliance runs it (demo off, the unit's MALLOC_ARENA_MAX=2), a fresh data dir
-// per run, loopback only.
+// Simulator mode as the appliance runs it (demo off, the unit's MALLOC_ARENA_MAX=2, HTTPS on beside HTTP
+// as systemd/greenhouse-gateway.service turns it on), a fresh data dir per run, loopback only.
 //
 //   npx tsx bench/footprint.bench.ts [runs]      (npm run bench runs it too; builds dist/ when stale)
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -88,7 +88,7 @@ async function measure(variant: Variant): Promise<Result> {
   const startedAt = performance.now();
   const child = spawn(process.execPath, variant.args, {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), GREENHOUSE_DATA_DIR: dataDir, GREENHOUSE_DEMO: '0', LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2' },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), GREENHOUSE_DATA_DIR: dataDir, GREENHOUSE_DEMO: '0', LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2', HTTPS_PORT: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {

@@ -28,6 +28,8 @@ import mqtt from 'mqtt';
 // @ts-expect-error plain JavaScript build script without type declarations
 import { buildServerIfStale, SERVER_ENTRY } from '../scripts/build-server.mjs';
 import { openDatabase } from '../server/db/open.ts';
+import { certificateNames } from '../server/http/certificate-names.ts';
+import { ensureLocalCertificate } from '../server/https/tls-store.ts';
 import { RollupWriter } from '../server/history/rollup-writer.ts';
 import { httpClient, type HttpClient } from '../tests/support/http.ts';
 import { GATEWAY_CREDENTIALS, startMosquitto, type Broker } from '../tests/support/mosquitto.ts';
@@ -68,9 +70,10 @@ function writeBytes(pid: number): number {
 /**
  * A data dir with a week of 1 Hz readings and their rollups, as an installation that has run a week;
  * with `folded` false, the raw rows only, as a restore, an import or an upgrade from before the rollups
- * leaves them.
+ * leaves them. Its local CA and server certificate are there too, for the names the gateway will ask
+ * for: a start is then a restart, not an installation's first (which issues them).
  */
-function seedTemplate(folded = true): string {
+async function seedTemplate(folded = true): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-pi-core-seed-'));
   const database = openDatabase(dir);
   const started = performance.now();
@@ -78,6 +81,7 @@ function seedTemplate(folded = true): string {
   if (folded) new RollupWriter(database.sqlite).foldPending();
   database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
   database.close();
+  await ensureLocalCertificate({ dir: join(dir, 'tls'), names: certificateNames({ listenHost: '127.0.0.1', allowedHosts: [], hostNames: [] }), nowMs: Date.now() });
   console.log(`seeded ${fmt(rows, 0)} readings (${DAYS} days at 1 Hz) ${folded ? 'with rollups' : 'without rollups'} in ${fmt((performance.now() - started) / 1000)} s`);
   return dir;
 }
@@ -103,8 +107,9 @@ async function startGateway(dataDir: string, brokerUrl: string, quota: CpuQuota 
     env: {
       // With credentials (in the url): without them the gateway ignores commands, and the burst ends on an answer.
       ...simulatorGatewayEnv(port, dataDir, brokerUrl.replace('mqtt://', `mqtt://${GATEWAY_CREDENTIALS.username}:${GATEWAY_CREDENTIALS.password}@`), 'warn'),
-      // As the unit runs it (systemd/greenhouse-gateway.service).
+      // As the unit runs it (systemd/greenhouse-gateway.service): HTTPS beside HTTP (on a free port here).
       MALLOC_ARENA_MAX: '2',
+      HTTPS_PORT: '0',
     },
     // BENCH_GATEWAY_STDOUT=1 shows the gateway's standard output (with BENCH_NODE_FLAGS=--trace-gc, its collections).
     stdio: ['ignore', process.env.BENCH_GATEWAY_STDOUT === '1' ? 'inherit' : 'ignore', 'pipe'],
@@ -434,7 +439,7 @@ async function heavyFigures(pid: number, url: string, http: HttpClient, token: s
 }
 
 await buildServerIfStale();
-const template = seedTemplate(!ONLY_CATCH_UP);
+const template = await seedTemplate(!ONLY_CATCH_UP);
 const broker = await startMosquitto();
 let quota: CpuQuota | null = null;
 try {

@@ -32,7 +32,8 @@ const BACKGROUND_HEAP_LIMITS = { maxYoungGenerationSizeMb: BACKGROUND_YOUNG_GENE
 /**
  * Starts `name` (a module beside `fromUrl`, same extension) on a worker thread at background priority,
  * for work that reads the whole database (rule previews, raw CSV export, backups) with its own
- * better-sqlite3 connection while the main thread keeps sampling and serving. From TypeScript sources
+ * better-sqlite3 connection while the main thread keeps sampling and serving, or that needs a library the
+ * main thread should not keep loaded (issuing a certificate). From TypeScript sources
  * (development, tests) the worker gets tsx's loader; the compiled build imports the .js sibling with
  * plain node. Its young generation is bounded (BACKGROUND_YOUNG_GENERATION_MB), so that its memory
  * follows what it holds.
@@ -43,4 +44,29 @@ export function startModuleWorker(fromUrl: string, name: string, workerData: unk
   // Node 20 does not apply an --import loader to a worker's own entry module: from sources, register tsx first.
   const entry = extension === '.ts' ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); })` : `import(${JSON.stringify(url.href)});`;
   return startBelowMainThread(() => new Worker(`${LOWER_PRIORITY_FIRST}\n${entry}`, { eval: true, workerData, resourceLimits: BACKGROUND_HEAP_LIMITS }));
+}
+
+/** What a worker that answers once posts: its result, or why it has none. */
+export type OneAnswer<T> = { answer: T } | { error: string };
+
+/**
+ * The one answer of a worker started with startModuleWorker (a backup, a certificate): its first message,
+ * rejected when that is an error, when the thread throws, or when it exits without answering.
+ */
+export function oneAnswer<T>(worker: Worker, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    worker.once('message', (message: OneAnswer<T>) => {
+      answered = true;
+      if ('answer' in message) resolve(message.answer);
+      else reject(new Error(`${what} failed: ${message.error}`));
+    });
+    worker.once('error', (err) => {
+      answered = true;
+      reject(err);
+    });
+    worker.once('exit', (code) => {
+      if (!answered) reject(new Error(`${what} worker exited with code ${code}`));
+    });
+  });
 }

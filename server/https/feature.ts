@@ -45,7 +45,7 @@ export function createHttpsFeature(ctx: AppContext): HttpsFeature {
 
   async function loadMaterial(): Promise<TlsMaterial> {
     const { certFile, keyFile } = config.https;
-    // Imported here: the X.509 library (and its reflect polyfill) is loaded only with HTTPS on.
+    // Imported here: only with HTTPS on. Issuing a certificate loads the X.509 library, on a worker thread.
     const store = await import('./tls-store.ts');
     if (certFile !== undefined && keyFile !== undefined) return store.readProvidedCertificate({ certFile, keyFile });
     const local = await store.ensureLocalCertificate({ dir: join(config.dataDir, 'tls'), names: names(), nowMs: issueTimeMs(Date.now()) });

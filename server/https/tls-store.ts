@@ -2,7 +2,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
-import { certificateFacts, createCertificateAuthority, issueServerCertificate, type CertificateFacts, type PemPair } from './x509.ts';
+import { certificateFacts, type CertificateFacts } from './certificate-facts.ts';
+import { issueOnWorker } from './certificate-job.ts';
+import type { PemPair } from './x509.ts';
 
 /** A server certificate is renewed this long before it expires (checked at start and every hour). */
 export const RENEW_BEFORE_MS = 30 * 86_400_000;
@@ -56,14 +58,14 @@ export async function ensureLocalCertificate(options: { dir: string; names: read
   chmodSync(dir, 0o700);
   let ca = readPair(dir, FILES.caCert, FILES.caKey);
   if (!ca) {
-    ca = await createCertificateAuthority({ commonName: `Greenhouse gateway ${hostname()} local CA`, nowMs });
+    ca = await issueOnWorker({ kind: 'ca', commonName: `Greenhouse gateway ${hostname()} local CA`, nowMs });
     writeAtomically(join(dir, FILES.caKey), ca.keyPem, 0o600);
     writeAtomically(join(dir, FILES.caCert), ca.certPem, 0o644);
   }
   let server = readPair(dir, FILES.serverCert, FILES.serverKey);
   let issued = false;
   if (!server || !stillGood(server, ca, names, nowMs)) {
-    server = await issueServerCertificate({ ca, names, nowMs });
+    server = await issueOnWorker({ kind: 'server', ca, names, nowMs });
     writeAtomically(join(dir, FILES.serverKey), server.keyPem, 0o600);
     writeAtomically(join(dir, FILES.serverCert), server.certPem, 0o644);
     issued = true;

@@ -1,9 +1,10 @@
 // Issues X.509 certificates for the gateway's own CA (docs/https.md). Node's crypto parses certificates
-// but cannot issue them; @peculiar/x509 builds them over WebCrypto, whose key generation and signing
-// run on libuv's thread pool, not on the event loop. tsyringe, which it uses inside, needs the
-// `reflect-metadata` polyfill loaded first: this module is imported lazily, only with HTTPS on.
+// but cannot issue them; @peculiar/x509 builds them over WebCrypto. tsyringe, which it uses inside, needs
+// the `reflect-metadata` polyfill loaded first. The gateway runs this module only on a worker thread
+// (certificate-worker.ts): loaded on the main thread, the library and its polyfills stayed resident
+// for good, about 4 MB of an idle gateway's RSS, for work done once a year or at a new address.
 import 'reflect-metadata';
-import { createHash, randomBytes, webcrypto, X509Certificate as NodeX509 } from 'node:crypto';
+import { randomBytes, webcrypto } from 'node:crypto';
 import { isIP } from 'node:net';
 import * as x509 from '@peculiar/x509';
 
@@ -91,33 +92,4 @@ export async function issueServerCertificate(options: { ca: PemPair; names: read
     ],
   });
   return { certPem: cert.toString('pem') + '\n', keyPem: await exportKeyPem(keys.privateKey) };
-}
-
-export interface CertificateFacts {
-  /** DNS names and IP addresses of its subjectAltName. */
-  names: string[];
-  notAfterMs: number;
-  /** SHA-256 of the DER, colon-separated hex as browsers and phones show it. */
-  fingerprintSha256: string;
-  /** base64 SHA-256 of its SubjectPublicKeyInfo (Chromium's --ignore-certificate-errors-spki-list, HPKP style). */
-  spkiSha256: string;
-}
-
-/** What a PEM certificate says, read with Node's own parser. */
-export function certificateFacts(certPem: string): CertificateFacts {
-  const cert = new NodeX509(certPem);
-  const names = (cert.subjectAltName ?? '')
-    .split(/,\s*/)
-    .map((entry) => /^(?:DNS|IP Address):(.+)$/.exec(entry)?.[1])
-    .filter((name): name is string => name !== undefined)
-    // Node writes IPv6 addresses in full (FD00:0:0:0:0:0:0:2); compare them in the short form the
-    // interfaces list gives (fd00::2).
-    .map((name) => (isIP(name) === 6 ? new URL(`http://[${name}]`).hostname.slice(1, -1) : name.toLowerCase()));
-  const spki = cert.publicKey.export({ type: 'spki', format: 'der' });
-  return {
-    names,
-    notAfterMs: Date.parse(cert.validTo),
-    fingerprintSha256: cert.fingerprint256,
-    spkiSha256: createHash('sha256').update(spki).digest('base64'),
-  };
 }

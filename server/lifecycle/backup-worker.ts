@@ -1,5 +1,5 @@
 // Worker thread: copies the live database into `partialPath` through a connection of its own that only
-// reads it, then flushes the copy. Started by writeBackup (backup.ts); answers { ok, restarts } or { error }.
+// reads it, then flushes the copy. Started by writeBackup (backup.ts); answers { answer: { restarts } } or { error }.
 // - `full`: everything, page by page (SQLite's online backup), flushed to the disk as it goes.
 // - `essential`: every table but the raw readings' rows (their table is there, empty): accounts,
 //   settings, devices, alerts, control log and rollups, a few MB instead of a few hundred.
@@ -7,6 +7,7 @@ import { closeSync, fdatasyncSync, fsyncSync, openSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { runAsBackgroundThread } from '../db/worker-priority.ts';
+import type { OneAnswer } from '../db/worker.ts';
 
 // Behind the main thread's sampling, rules and requests on a Pi core.
 runAsBackgroundThread();
@@ -112,7 +113,7 @@ try {
   } finally {
     closeSync(fd);
   }
-  parentPort!.postMessage({ ok: true, restarts });
+  parentPort!.postMessage({ answer: { restarts } } satisfies OneAnswer<{ restarts: number }>);
 } catch (err) {
-  parentPort!.postMessage({ error: (err as Error).message });
+  parentPort!.postMessage({ error: (err as Error).message } satisfies OneAnswer<never>);
 }

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startModuleWorker } from '../db/worker.ts';
+import { oneAnswer, startModuleWorker } from '../db/worker.ts';
 import { byCodePoint } from '../../common/code-point-order.ts';
 
 export const BACKUPS_DIR = 'backups';
@@ -104,22 +104,7 @@ export async function writeBackup(dbPath: string, dir: string, atMs: number, kin
 }
 
 function runBackupWorker(dbPath: string, partialPath: string, kind: BackupKind): Promise<{ restarts: number }> {
-  return new Promise((resolve, reject) => {
-    const worker = startModuleWorker(import.meta.url, 'backup-worker', { dbPath, partialPath, kind });
-    let answered = false;
-    worker.once('message', (message: { ok?: true; restarts?: number; error?: string }) => {
-      answered = true;
-      if (message.ok) resolve({ restarts: message.restarts ?? 0 });
-      else reject(new Error(`backup failed: ${message.error}`));
-    });
-    worker.once('error', (err) => {
-      answered = true;
-      reject(err);
-    });
-    worker.once('exit', (code) => {
-      if (!answered) reject(new Error(`backup worker exited with code ${code}`));
-    });
-  });
+  return oneAnswer(startModuleWorker(import.meta.url, 'backup-worker', { dbPath, partialPath, kind }), 'backup');
 }
 
 /** Deletes all but the newest BACKUPS_KEPT essential and FULL_BACKUPS_KEPT full backups, and leftovers of interrupted ones. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { certificateFacts } from '../../server/https/x509.ts';
+import { certificateFacts } from '../../server/https/certificate-facts.ts';
 import { chromiumLaunchArgs, CHROMIUM_PATH } from '../support/chromium-flags.ts';
 import { rememberDataDir } from '../support/setup-code.ts';
 import { startGatewayForBrowser, signUpViaUi, type BrowserGateway } from './harness.ts';

@@ -2,7 +2,8 @@
 // the build generated for each route (server/http/precompiled-schemas.ts), never compiling a schema on
 // its event loop: over real HTTP, bad input still gets a 400 naming the field and changes nothing, a
 // query is still coerced, defaults still fill in, and answers still carry exactly their schema's fields.
-// Nor does it load the schema compilers to do so (server/http/lazy-schema-compilers.ts).
+// Nor does it load the schema compilers to do so (server/http/lazy-schema-compilers.ts), nor, with HTTPS
+// on as the unit runs it, the X.509 library that issued its certificate (server/https/certificate-worker.ts).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript build script without type declarations
 import { buildServerIfStale, SERVER_ENTRY } from '../../scripts/build-server.mjs';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
+import { httpsRequest } from '../support/https.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { TestSocket } from '../support/ws.ts';
 
@@ -24,7 +26,7 @@ describe('the compiled gateway with its generated schema code', () => {
   const loadedModulesFile = join(dir, 'loaded-modules.json');
   beforeAll(async () => {
     await buildServerIfStale();
-    const env = { GREENHOUSE_DATA_DIR: join(dir, 'data'), GREENHOUSE_HARDWARE: 'simulator', GREENHOUSE_TEST_LOADED_MODULES_FILE: loadedModulesFile };
+    const env = { GREENHOUSE_DATA_DIR: join(dir, 'data'), GREENHOUSE_HARDWARE: 'simulator', HTTPS_PORT: '0', GREENHOUSE_TEST_LOADED_MODULES_FILE: loadedModulesFile };
     server = await startServerProcess(env, 60_000, ['--import', RECORDER, SERVER_ENTRY]);
     http = httpClient(server.url);
     token = await registerUser(http, { username: 'owner' });
@@ -75,7 +77,13 @@ describe('the compiled gateway with its generated schema code', () => {
   });
 
   // Last: it stops the gateway. Everything above validated bodies and queries and serialized answers.
-  it('loaded neither Ajv, fast-json-stringify\'s compiler, glob, asn1.js, duplexify nor node:http2 to do all that', async () => {
+  it('loaded neither Ajv, fast-json-stringify\'s compiler, glob, asn1.js, duplexify, node:http2 nor the X.509 library to do all that', async () => {
+    // HTTPS on a fresh data dir: the local CA and the server certificate were issued at start, on a worker.
+    const https = (await http.get('/api/https', token)).body.data as { enabled: boolean; urls: string[] };
+    expect(https.enabled).toBe(true);
+    const port = new URL(https.urls[0]!).port;
+    const ca = readFileSync(join(dir, 'data', 'tls', 'ca.crt'), 'utf8');
+    expect((await httpsRequest(`https://127.0.0.1:${port}/api/health`, { ca })).status).toBe(200);
     const dashboard = await fetch(`${server.url}/dashboard/sensors`);
     expect(dashboard.status).toBe(200);
     expect(dashboard.headers.get('content-type')).toMatch(/text\/html/);
@@ -85,12 +93,14 @@ describe('the compiled gateway with its generated schema code', () => {
     socket.close();
     server.child.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
-    const loaded = JSON.parse(readFileSync(loadedModulesFile, 'utf8')) as { builtins: string[]; required: string[] };
+    const loaded = JSON.parse(readFileSync(loadedModulesFile, 'utf8')) as { builtins: string[]; required: string[]; reflectMetadata: boolean };
     // The recorder sees what is required from node_modules: the generated code's serializer runtime.
     expect(loaded.required.some((path) => path.endsWith('/node_modules/fast-json-stringify/lib/serializer.js'))).toBe(true);
     const compilers = /\/node_modules\/(ajv\/dist\/(ajv|core)\.js|fast-json-stringify\/index\.js|@fastify\/(ajv-compiler|fast-json-stringify-compiler)\/|glob\/|duplexify\/|asn1\.js\/)/;
     expect(loaded.required.filter((path) => compilers.test(path))).toEqual([]);
     expect(loaded.builtins).toContain('http');
     expect(loaded.builtins).not.toContain('http2');
+    expect(loaded.builtins).toContain('https');
+    expect(loaded.reflectMetadata).toBe(false);
   });
 });
