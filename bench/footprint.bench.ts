@@ -4,7 +4,9 @@
 // (`node dist/server/main.js`: "after"). For each: cold start (spawn until /api/health answers; the
 // bare process until it prints), idle RSS once settled, and peak RSS (VmHWM) after a burst of requests.
 // Simulator mode as the appliance runs it (demo off, the unit's MALLOC_ARENA_MAX=2, HTTPS on beside HTTP
-// as systemd/greenhouse-gateway.service turns it on), a fresh data dir per run, loopback only.
+// as systemd/greenhouse-gateway.service turns it on), loopback only. Each run's data dir is new and the
+// gateway is started on it once before it is measured: what is measured is a restart, as nearly every
+// start of an appliance is (a first start also makes the database and issues the certificates).
 //
 //   npx tsx bench/footprint.bench.ts [runs]      (npm run bench runs it too; builds dist/ when stale)
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -27,6 +29,8 @@ interface Variant {
   args: string[];
   /** Resolves once the process is ready to serve (or, for bare node, running). */
   ready(child: ChildProcess, url: string): Promise<void>;
+  /** Starts it once on the data dir before the measured start: the installation's first start. */
+  installFirst?: boolean;
   burst?(url: string, dataDir: string): Promise<void>;
 }
 
@@ -77,20 +81,34 @@ const VARIANTS: Variant[] = [
     args: ['-e', "console.log('ready'); setInterval(() => {}, 1 << 30)"],
     ready: (child) => new Promise((resolve) => child.stdout!.once('data', () => resolve())),
   },
-  { name: 'before: tsx sources', args: ['--import', 'tsx', 'server/main.ts'], ready: untilHealthy, burst: gatewayBurst },
-  { name: 'after: compiled', args: [SERVER_ENTRY], ready: untilHealthy, burst: gatewayBurst },
+  { name: 'before: tsx sources', args: ['--import', 'tsx', 'server/main.ts'], ready: untilHealthy, installFirst: true, burst: gatewayBurst },
+  { name: 'after: compiled', args: [SERVER_ENTRY], ready: untilHealthy, installFirst: true, burst: gatewayBurst },
 ];
+
+function spawnVariant(variant: Variant, port: number, dataDir: string): ChildProcess {
+  return spawn(process.execPath, variant.args, {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), GREENHOUSE_DATA_DIR: dataDir, GREENHOUSE_DEMO: '0', LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2', HTTPS_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('close', resolve));
+}
 
 async function measure(variant: Variant): Promise<Result> {
   const dataDir = mkdtempSync(join(tmpdir(), 'greenhouse-footprint-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  if (variant.installFirst) {
+    const first = spawnVariant(variant, port, dataDir);
+    await variant.ready(first, url);
+    await stopChild(first);
+  }
   const startedAt = performance.now();
-  const child = spawn(process.execPath, variant.args, {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), GREENHOUSE_DATA_DIR: dataDir, GREENHOUSE_DEMO: '0', LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2', HTTPS_PORT: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawnVariant(variant, port, dataDir);
   try {
     await variant.ready(child, url);
     const coldStartMs = performance.now() - startedAt;
@@ -100,8 +118,7 @@ async function measure(variant: Variant): Promise<Result> {
     const peak = sampleProc(child.pid!);
     return { coldStartMs, idleRssMb: idle.rssBytes / 2 ** 20, peakRssMb: peak.peakRssBytes / 2 ** 20 };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('close', resolve));
+    await stopChild(child);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
