@@ -34,7 +34,7 @@ const SCHEMA_COMPILER_PACKAGES = ['ajv', 'ajv-formats', 'fast-json-stringify', '
  */
 const EXTERNAL_PACKAGES = [
   'better-sqlite3', '@node-rs/argon2', 'unix-dgram', 'onoff', 'epoll', 'pigpio', 'node-dht-sensor', 'ads1x15', 'i2c-bus',
-  'nodemailer', 'glob', 'duplexify', 'asn1.js',
+  'nodemailer', 'glob', 'duplexify', 'asn1.js', 'worker-timers',
   ...SCHEMA_COMPILER_PACKAGES,
 ];
 
@@ -84,11 +84,16 @@ function compiledImportMetaUrl(outfile) {
  * fast-jwt requires asn1.js (with bn.js, 90 kB) and defines three key structures with it, used only to
  * read PEM keys (the gateway signs its tokens with a secret: HS256), so they are defined when first
  * decoded; @fastify/websocket requires duplexify (with readable-stream, 70 kB) for `injectWS`, a test
- * helper the gateway never calls. glob, asn1.js and duplexify are then left out of the bundle
+ * helper the gateway never calls. mqtt.js requires worker-timers (with @babel/runtime), which keeps a
+ * browser tab's timers running and which it never picks in Node.js, and its TCP and TLS connections
+ * require its SOCKS proxy code (the socks package, with node:dns and node:assert) whether a proxy is
+ * configured or not. glob, asn1.js, duplexify and worker-timers are then left out of the bundle
  * (EXTERNAL_PACKAGES), required from node_modules if ever called.
  * Each edit must match its file exactly once, or the build fails: an upgrade that changes the line is
  * noticed here, not by a gateway that loads more than it did (docs/performance.md, "What start-up loads").
  */
+const LAZY_MQTT_SOCKS = 'const socks_1 = { default: (...args) => require("./socks").default(...args) };';
+
 const DEPENDENCY_EDITS = [
   {
     file: 'node_modules/fastify/lib/server.js',
@@ -109,6 +114,21 @@ const DEPENDENCY_EDITS = [
     file: 'node_modules/@fastify/websocket/index.js',
     from: "const Duplexify = require('duplexify')",
     to: "const Duplexify = function (...args) { return new (require('duplexify'))(...args) }",
+  },
+  {
+    file: 'node_modules/mqtt/build/lib/connect/tcp.js',
+    from: 'const socks_1 = __importDefault(require("./socks"));',
+    to: LAZY_MQTT_SOCKS,
+  },
+  {
+    file: 'node_modules/mqtt/build/lib/connect/tls.js',
+    from: 'const socks_1 = __importDefault(require("./socks"));',
+    to: LAZY_MQTT_SOCKS,
+  },
+  {
+    file: 'node_modules/mqtt/build/lib/get-timer.js',
+    from: 'const worker_timers_1 = require("worker-timers");',
+    to: 'const worker_timers_1 = { setInterval: (...args) => require("worker-timers").setInterval(...args), clearInterval: (...args) => require("worker-timers").clearInterval(...args) };',
   },
   // Not a require: find-my-way compiles a matcher with `new Function` for every static node of the
   // route tree as routes are added (a few hundred at start, 10 ms of CPU at full speed). Each node now
@@ -148,6 +168,19 @@ const dependencyEdits = {
   },
 };
 
+/**
+ * mqtt.js and mqtt-packet each bundle a copy of Node.js's streams (readable-stream 4, for browsers),
+ * 120 kB of JavaScript each, compiled as the bridge connects and kept. In the gateway they get Node.js's
+ * own (node:stream), which those copies mirror: the MQTT bridge's chunk is 217 kB instead of 512, and a
+ * gateway with a broker idles about 2 MB lower (docs/performance.md, "MQTT on Node's own streams").
+ */
+const mqttOnNodeStreams = {
+  name: 'mqtt-on-node-streams',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^readable-stream$/ }, (args) => (/\/node_modules\/mqtt(-packet)?\//.test(args.importer) ? { path: 'node:stream', external: true } : undefined));
+  },
+};
+
 /** Options shared by every esbuild pass over the server's sources. */
 function commonOptions(outfile, quiet) {
   return {
@@ -172,7 +205,7 @@ function commonOptions(outfile, quiet) {
     legalComments: 'none',
     metafile: true,
     logLevel: quiet ? 'error' : 'warning',
-    plugins: [compiledImportMetaUrl(outfile), dependencyEdits],
+    plugins: [compiledImportMetaUrl(outfile), dependencyEdits, mqttOnNodeStreams],
     banner: {
       js: [
         '// Built by scripts/build-server.mjs from the TypeScript sources: do not edit, run `npm run build`.',

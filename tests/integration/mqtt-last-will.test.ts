@@ -1,13 +1,14 @@
 // The last will, on a real gateway process (the compiled dist/server/main.js, as systemd runs it, with
-// mqtt.js bundled in its own chunk) that is SIGKILLed: nothing in the process runs at that moment, so
-// `offline` can only come from the broker.
+// mqtt.js bundled in its own chunk, on Node's own streams: scripts/build-server.mjs) that answers a
+// command and is then SIGKILLed: nothing in the process runs at that moment, so `offline` can only come
+// from the broker.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript build script without type declarations
 import { buildServerIfStale, SERVER_ENTRY } from '../../scripts/build-server.mjs';
-import { startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
+import { GATEWAY_CREDENTIALS, startMosquitto, Subscriber, type Broker } from '../support/mosquitto.ts';
 import { httpClient, registerUser } from '../support/http.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 
@@ -26,15 +27,17 @@ describe('MQTT availability of a gateway process', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('says online when it connects, and the broker says offline for it when it is killed', { timeout: 120_000 }, async () => {
+  it('says online when it connects, answers a command, and the broker says offline for it when it is killed', { timeout: 120_000 }, async () => {
     broker = await startMosquitto();
     const configFile = join(dir, 'config.json');
     writeFileSync(configFile, JSON.stringify({ greenhouseId: 'house-will', mqtt: { baseTopic: 'farm' } }));
-    sub = await Subscriber.connect(broker.url, ['farm/house-will/status']);
+    sub = await Subscriber.connect(broker.url, ['farm/house-will/status', 'farm/house-will/devices/fan-1/result']);
+    // With credentials: a gateway on an anonymous connection takes no commands.
+    const { username, password } = GATEWAY_CREDENTIALS;
     server = await startServerProcess({
       GREENHOUSE_DATA_DIR: join(dir, 'data'),
       GREENHOUSE_CONFIG: configFile,
-      GREENHOUSE_MQTT_URL: broker.url,
+      GREENHOUSE_MQTT_URL: broker.url.replace('mqtt://', `mqtt://${username}:${password}@`),
     }, 60_000, [SERVER_ENTRY]);
     const online = await sub.next((m) => m.payload === 'online', 30_000, 'online');
     expect(online.retain).toBe(true);
@@ -42,6 +45,11 @@ describe('MQTT availability of a gateway process', () => {
     const http = httpClient(server.url);
     const health = (await http.get('/api/health', await registerUser(http, { username: 'owner' }))).body as { data: { mqtt: Record<string, unknown> } };
     expect(health.data.mqtt).toMatchObject({ enabled: true, state: 'connected', topicRoot: 'farm/house-will', broker: broker.url });
+    expect(JSON.stringify(health.data.mqtt)).not.toContain(password);
+
+    const result = sub.nextNew((m) => m.topic === 'farm/house-will/devices/fan-1/result', 30_000, 'command result');
+    await sub.publish('farm/house-will/devices/fan-1/set', 'ON');
+    expect(JSON.parse((await result).payload)).toMatchObject({ command: 'ON', ok: true, status: 'ON' });
 
     const offline = sub.nextNew((m) => m.payload === 'offline', 30_000, 'the last will');
     server.child.kill('SIGKILL');

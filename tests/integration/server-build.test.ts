@@ -65,6 +65,17 @@ describe('the compiled server (npm run build)', () => {
     expect(modulesHolding('this.matchPrefix=kind===NODE_TYPES.STATIC?matchPrefixOnFirstUse:null').length).toBeGreaterThan(0);
   });
 
+  it("runs mqtt.js on Node's own streams, and leaves its browser timers and its SOCKS proxy code until asked for", () => {
+    expect(modulesHolding('"node_modules/mqtt/build/lib/client.js"')).toHaveLength(1); // the check finds mqtt.js
+    // mqtt.js and mqtt-packet each bring a copy of Node's streams (readable-stream); Node's own serve.
+    expect(modulesHolding('readable-stream/lib/internal/streams/readable.js')).toEqual([]);
+    // worker-timers (with @babel/runtime) keeps a browser tab's timers running; in Node.js it is required only if asked for.
+    expect(modulesHolding('worker-timers-broker')).toEqual([]);
+    expect(modulesHolding('__require("worker-timers").setInterval(...args)').length).toBeGreaterThan(0); // deferred, not gone
+    // The socks package (with node:dns and node:assert) is loaded by a connection through a proxy only.
+    expect(modulesHolding('socks_1={default:(...args)=>require_socks().default(...args)}')).toHaveLength(1);
+  });
+
   it("takes from prom-client only the four classes the metrics use, not its index's default metrics and OpenTelemetry", () => {
     expect(modulesHolding('histogram.name}_bucket').length).toBeGreaterThan(0); // the check finds prom-client
     expect(modulesHolding('process_cpu_user_seconds_total')).toEqual([]);
