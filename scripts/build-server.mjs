@@ -75,6 +75,9 @@ function compiledImportMetaUrl(outfile) {
   };
 }
 
+/** mqtt.js's SOCKS proxy code, as its TCP and TLS connections get it: loaded when a connection goes through a proxy. */
+const LAZY_MQTT_SOCKS = 'const socks_1 = { default: (...args) => require("./socks").default(...args) };';
+
 /**
  * Edits the build makes inside bundled packages, so start-up does not pay for what the gateway never
  * uses. Mostly requires a package makes as its module loads, moved to where they are used. Fastify
@@ -92,8 +95,6 @@ function compiledImportMetaUrl(outfile) {
  * Each edit must match its file exactly once, or the build fails: an upgrade that changes the line is
  * noticed here, not by a gateway that loads more than it did (docs/performance.md, "What start-up loads").
  */
-const LAZY_MQTT_SOCKS = 'const socks_1 = { default: (...args) => require("./socks").default(...args) };';
-
 const DEPENDENCY_EDITS = [
   {
     file: 'node_modules/fastify/lib/server.js',
