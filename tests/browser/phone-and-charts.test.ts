@@ -1,13 +1,18 @@
 // The phone first (390 x 844), charts that stay legible at every range and width, the °C/°F
 // preference, human error messages, and the installable app's manifest and icons.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { httpClient, registerUser } from '../support/http.ts';
 import { seedReadings } from '../support/seed-readings.ts';
-import { type BrowserGateway, closeAll, launchBrowser, releaseBrowser, newPage, signInViaUi, startGatewayForBrowser, toasts } from './harness.ts';
+import { launchBrowser, newPage, signInViaUi, startGatewayForBrowser, toasts, useBrowserSession } from './harness.ts';
 
 const grower = { username: 'phoneuser', password: 'cucumbers-2026' };
 const HOUR_MS = 3_600_000;
+/**
+ * How long a reading card may rightly show '---': a first load of the readings that fails is asked
+ * again at the dashboard's next poll (POLL_INTERVAL_MS, web/src/api/queries.ts: 15 s), plus a margin.
+ */
+const ONE_POLL_MS = 20_000;
 const SCREENS = ['/dashboard', '/dashboard/sensors', '/dashboard/devices', '/dashboard/alerts', '/dashboard/analytics', '/dashboard/settings'];
 
 /** Records every text uPlot draws on its canvases, with its box, so axis labels can be measured. */
@@ -31,27 +36,20 @@ const RECORD_CANVAS_TEXT = () => {
 };
 
 describe('phone first, charts, preferences', () => {
-  let server: BrowserGateway;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  // The shared session: 15 s steps, and a failed test prints what its pages saw (tests/browser/harness.ts).
+  const session = useBrowserSession();
 
   async function open(width: number, path: string, options: { recordCanvas?: boolean; serviceWorker?: boolean } = {}): Promise<Page> {
     const phone = width < 600;
-    // The service worker only where a test is about it (PageOptions.serviceWorker, harness.ts).
-    const serviceWorkers = options.serviceWorker ? 'allow' : 'block';
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width, height: phone ? 844 : 900 }, hasTouch: phone, serviceWorkers });
-    context.setDefaultTimeout(10_000);
-    contexts.push(context);
-    if (options.recordCanvas) await context.addInitScript(RECORD_CANVAS_TEXT);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => console.error('[page error]', err.message));
+    const page = await session.newPage({ viewport: { width, height: phone ? 844 : 900 }, phone, serviceWorker: options.serviceWorker });
+    if (options.recordCanvas) await page.context().addInitScript(RECORD_CANVAS_TEXT);
     await signInViaUi(page, grower);
     if (path !== '/dashboard') await page.goto(path);
     return page;
   }
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startGatewayForBrowser(), launchBrowser()]);
+    const { server } = session;
     await registerUser(httpClient(server.url), grower);
     // A week of hourly readings, so every range has a full time axis.
     const now = server.gateway.clock.now();
@@ -59,14 +57,6 @@ describe('phone first, charts, preferences', () => {
       server.gateway.database.sqlite,
       Array.from({ length: 24 * 7 }, (_, i) => ({ takenAtMs: now - (i + 1) * HOUR_MS, sensorType: 'DHT11' as const, temperatureC: 18 + (i % 24) / 3, humidityPct: 60 })),
     );
-  });
-
-  // A page left open would go on rendering for the rest of the file (tests/browser/harness.ts).
-  afterEach(() => closeAll(contexts));
-
-  afterAll(async () => {
-    await releaseBrowser(browser);
-    await server?.stop();
   });
 
   it('phone: compact header, no sideways scroll, 44 px targets, readings first, wrapping tabs', async () => {
@@ -185,7 +175,7 @@ describe('phone first, charts, preferences', () => {
 
   it('°F display preference applies at once to readings and chart, and is kept', async () => {
     // Hold the readings still, so both units show the same reading.
-    server.gateway.sampler.stop();
+    await session.server.gateway.sampler.stop();
     const page = await open(1366, '/dashboard/settings');
     const celsius = await (async () => {
       await page.goto('/dashboard');
@@ -193,7 +183,7 @@ describe('phone first, charts, preferences', () => {
       await page.waitForFunction(() => {
         const value = document.querySelector('[data-testid="reading-temperature"] .stat-value');
         return value !== null && value.textContent !== '---';
-      });
+      }, undefined, { timeout: ONE_POLL_MS });
       return Number(await page.getByTestId('reading-temperature').locator('.stat-value').textContent());
     })();
     await page.goto('/dashboard/settings');
@@ -205,7 +195,7 @@ describe('phone first, charts, preferences', () => {
     await page.waitForFunction(() => {
       const value = document.querySelector('[data-testid="reading-temperature"] .stat-value');
       return value !== null && value.textContent !== '---';
-    });
+    }, undefined, { timeout: ONE_POLL_MS });
     const fahrenheit = Number(await page.getByTestId('reading-temperature').locator('.stat-value').textContent());
     // Both shown to one decimal: the converted value may differ by the rounding of the Celsius one.
     expect(Math.abs(fahrenheit - ((celsius * 9) / 5 + 32))).toBeLessThanOrEqual(0.15);
@@ -213,11 +203,11 @@ describe('phone first, charts, preferences', () => {
     await page.getByTestId('reading-temperature').getByText('Temperature (°F)').waitFor();
     await page.goto('/dashboard/sensors');
     await page.locator('.u-legend').getByText('Temperature (°F)').waitFor();
-  });
+    // Room for a reload of the readings at the next poll, twice (ONE_POLL_MS).
+  }, 60_000);
 
   it('says what is wrong in words: a short password, an unknown username pattern', async () => {
-    const { context, page } = await newPage(browser, server.url);
-    contexts.push(context);
+    const page = await session.newPage();
     await page.goto('/login');
     await page.getByRole('button', { name: "Don't have an account? Sign up" }).click();
     await page.getByLabel('Username').fill('new grower');
