@@ -37,6 +37,17 @@ export class DomainError extends Error {
   }
 }
 
+/** Unavailable for now, with when asking again is worth it (history while its rollups catch up: 503, Retry-After). */
+export class NotYetError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('unavailable', message);
+    this.name = 'NotYetError';
+  }
+}
+
 export const invalid = (message: string, field?: string) => new DomainError('invalid', message, field);
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);

@@ -10,6 +10,14 @@ const MAX_SLICE_ROWS = 10_000;
 /** setImmediate, not a microtask: timers, sockets and the sampler's I/O all run between two slices. */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** How far a running catch-up is, for a history request that cannot wait for it (history-wait.ts). */
+export interface CatchUpProgress {
+  /** Of the backlog found when it started, how much is folded (0-100). */
+  donePct: number;
+  /** At the pace of the slices so far; null until the first slice is folded. */
+  leftSeconds: number | null;
+}
+
 export interface RollupCatchUpDeps {
   writer: RollupWriter;
   /**
@@ -31,6 +39,10 @@ export class RollupCatchUp {
   #stopped = true;
   // Starts small and doubles while slices stay short: 2,000 rows at once are 25 ms or more on a Pi core.
   #sliceRows = MIN_SLICE_ROWS;
+  /** Of the running catch-up: the backlog it found, what is left, and when its folding began. */
+  #backlogRows = 0;
+  #leftRows = 0;
+  #foldStartedMs: number | null = null;
 
   constructor(private readonly deps: RollupCatchUpDeps) {}
 
@@ -62,20 +74,35 @@ export class RollupCatchUp {
     while (this.#running) await this.#running;
   }
 
+  /** Null when no catch-up is running (history is current, or a tick folds what is left). */
+  progress(): CatchUpProgress | null {
+    if (!this.#running) return null;
+    const foldedRows = Math.max(0, this.#backlogRows - this.#leftRows);
+    const donePct = this.#backlogRows > 0 ? Math.min(100, Math.floor((foldedRows * 100) / this.#backlogRows)) : 0;
+    if (this.#foldStartedMs === null || foldedRows === 0) return { donePct, leftSeconds: null };
+    const rowsPerMs = foldedRows / Math.max(1, performance.now() - this.#foldStartedMs);
+    return { donePct, leftSeconds: Math.ceil(this.#leftRows / rowsPerMs / 1000) };
+  }
+
   async #run(): Promise<void> {
     const startedMs = performance.now();
     const { writer, newest, log } = this.deps;
     const backlogRows = writer.pendingRows();
+    this.#backlogRows = backlogRows;
+    this.#leftRows = backlogRows;
+    this.#foldStartedMs = null;
     log?.info?.({ backlogRows }, 'rollups: catching up with raw readings');
     try {
       while (newest?.scanOlderSlice()) {
         if (this.#stopped) return;
         await yieldToEventLoop();
       }
+      this.#foldStartedMs = performance.now();
       for (;;) {
         if (this.#stopped) return;
         const sliceStartMs = performance.now();
         const left = writer.foldPending(this.#sliceRows);
+        this.#leftRows = left;
         this.#adaptSlice(performance.now() - sliceStartMs);
         if (left === 0) break;
         await yieldToEventLoop();

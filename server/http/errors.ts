@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DEVICE_ID_PATTERN, SAFE_TEXT_PATTERN, VISIBLE_TEXT_PATTERN, type FailureEnvelope } from '../contract/common.ts';
-import { DomainError, type DomainErrorKind, type RefusingLock } from '../domain/errors.ts';
+import { DomainError, NotYetError, type DomainErrorKind, type RefusingLock } from '../domain/errors.ts';
 
 /** An error whose message is safe and useful to show the client, with its HTTP status. */
 export class HttpError extends Error {
@@ -97,6 +97,7 @@ function failure(reply: FastifyReply, statusCode: number, body: FailureEnvelope 
 export function handleError(error: FastifyError | HttpError | Error, request: FastifyRequest, reply: FastifyReply) {
   const known = clientErrorOf(error);
   if (known) {
+    if (error instanceof NotYetError) reply.header('Retry-After', String(error.retryAfterSeconds));
     return failure(reply, known.statusCode, {
       success: false,
       message: known.message,

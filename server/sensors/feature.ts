@@ -2,6 +2,7 @@ import { monotonicMs, SystemClock } from '../../common/clock.ts';
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
 import type { Feature } from '../features.ts';
+import { waitForHistory } from '../history/history-wait.ts';
 import { RollupCatchUp } from '../history/rollup-catch-up.ts';
 import { RollupWriter } from '../history/rollup-writer.ts';
 import { BatchedTicks } from './batched-ticks.ts';
@@ -62,9 +63,10 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
     batches,
     async registerRoutes(api) {
       // A history read wants the newest readings too: the held batch is committed and folded first.
+      // During a long catch-up it is told how far that is instead of waiting past its timeout.
       const historyReady = () => {
         batches.flush({ foldRollups: true });
-        return catchUp.whenCurrent();
+        return waitForHistory(catchUp, clock);
       };
       // Any write on the gateway's connection (total_changes) or another's (data_version) is a new version.
       const versions = ctx.database.sqlite.prepare('SELECT total_changes()').pluck();

@@ -19,7 +19,10 @@ export interface SensorRoutesOptions {
   /** The newest reading per sensor type (default the table's; the sampler's batch when it holds newer). */
   latest?: (greenhouseId: string) => Reading[];
   clock: Clock;
-  /** Resolves when the rollups are current enough to answer from (after a restore, their catch-up). */
+  /**
+   * Resolves when the rollups are current enough to answer from (after a restore, their catch-up);
+   * rejects with a 503 that says how far a catch-up is when it takes long (history/history-wait.ts).
+   */
   historyReady?: () => Promise<void>;
   /** Config light.ppfdPerLux: the daily light integral's lux-to-PPFD factor. */
   ppfdPerLux: number;

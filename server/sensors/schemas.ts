@@ -18,7 +18,8 @@ export type HistoricalQuery = Static<typeof HistoricalQuery>;
 /** A latest reading with its derived status (docs/product.md §3: online, warning, offline). */
 export const LatestReading = Type.Object({ ...Reading.properties, status: SensorStatus });
 
-export const failures = { 400: FailureEnvelope, 401: FailureEnvelope, 403: FailureEnvelope, 404: FailureEnvelope };
+/** 503: history while the rollups catch up (server/history/history-wait.ts). */
+export const failures = { 400: FailureEnvelope, 401: FailureEnvelope, 403: FailureEnvelope, 404: FailureEnvelope, 503: FailureEnvelope };
 
 export const LatestReply = Envelope(Type.Array(LatestReading));
 export const InstancesReply = Envelope(Type.Array(SensorInstance));

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock.ts';
 import { openDatabase } from '../../server/db/open.ts';
+import { HISTORY_WAIT_MS } from '../../server/history/history-wait.ts';
 import { ROLLUP_KEEP_DAYS } from '../../server/history/rollup-levels.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser } from '../support/http.ts';
@@ -58,6 +59,44 @@ describe('history rollups', () => {
     const hourly = await http.get('/api/sensors/hourly/greenhouse-001?hours=168', token);
     expect(hourly.body.data.reduce((sum: number, h: { count: number }) => sum + h.count, 0)).toBe(rows);
   });
+
+  it('tells a history request how far a long catch-up is (503, Retry-After) instead of holding it, then answers', async () => {
+    const clock = new ManualClock();
+    const nowMs = clock.now();
+    // An upgrade from a build without rollups: twelve days of 1 Hz readings, a catch-up of seconds here
+    // and of minutes on a Pi core.
+    const dataDir = mkdtempSync(join(tmpdir(), 'greenhouse-upgraded-'));
+    const upgraded = openDatabase(dataDir);
+    const insert = upgraded.sqlite.prepare(
+      `INSERT INTO readings (greenhouse_id, sensor_type, taken_at, temperature_c, humidity_pct) VALUES ('greenhouse-001', 'DHT11', ?, 21, 50)`,
+    );
+    upgraded.sqlite.transaction(() => {
+      for (let t = nowMs - 12 * DAY; t < nowMs; t += 1_000) insert.run(t);
+    })();
+    upgraded.close();
+
+    const { http, token } = await start(clock, dataDir);
+    const asked = http.get('/api/sensors/historical/greenhouse-001?hours=1', token);
+    let answered = false;
+    void asked.finally(() => (answered = true));
+    // The request waits HISTORY_WAIT_MS on the gateway's clock: move it on until the answer comes.
+    for (let i = 0; i < 100 && !answered; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      clock.advance(HISTORY_WAIT_MS);
+    }
+    const rebuilding = await asked;
+    expect(rebuilding.status).toBe(503);
+    expect(rebuilding.body.success).toBe(false);
+    expect(rebuilding.body.message).toMatch(/^History is being rebuilt from the stored readings \(\d+ % done(, about \d+ \w+ left)?\); charts return when it is through$/);
+    const retryAfterS = Number(rebuilding.headers.get('retry-after'));
+    expect(retryAfterS).toBeGreaterThanOrEqual(5);
+    expect(retryAfterS).toBeLessThanOrEqual(60);
+
+    // Asked again once it is through (without moving the clock: no wait runs out), the history is there.
+    const after = await http.get('/api/sensors/historical/greenhouse-001?hours=1', token);
+    expect(after.status).toBe(200);
+    expect(after.body.data.length).toBeGreaterThan(0);
+  }, 60_000);
 
   it('keeps history in rollups after raw rows are pruned, and prunes each level on its own horizon', async () => {
     const clock = new ManualClock();

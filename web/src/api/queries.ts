@@ -12,11 +12,13 @@ import type { Device } from '../../../server/contract/device.ts';
 import type { Reading, SensorInstance } from '../../../server/contract/reading.ts';
 import { api, ApiError } from './client.ts';
 import { useGreenhouseId } from './greenhouse.ts';
-import type { Reachability } from './reachability.ts';
+import { isNotYet, type Reachability } from './reachability.ts';
 
 export { DEFAULT_GREENHOUSE_ID, useGreenhouseId } from './greenhouse.ts';
 
 export const POLL_INTERVAL_MS = 15_000;
+/** A query the gateway answered "not yet" (503) asks again this often, polled or not. */
+export const NOT_YET_RETRY_MS = 10_000;
 
 /**
  * Query key prefixes: screens invalidate by prefix, e.g. invalidateQueries({ queryKey: queryKeys.devices }).
@@ -47,6 +49,9 @@ export function createQueryClient(reachability: Reachability): QueryClient {
         staleTime: POLL_INTERVAL_MS,
         // One retry smooths over a Wi-Fi blip in the greenhouse; 4xx will not improve on retry.
         retry: (failures, error) => failures < 1 && !(error as { status?: number }).status,
+        // History says "not yet" while the rollups catch up (a 503 with how far it is): ask again by
+        // itself, so the chart appears when it is through. Polled queries keep their own interval.
+        refetchInterval: (query) => (isNotYet(query.state.error) ? NOT_YET_RETRY_MS : false),
         refetchOnWindowFocus: true,
       },
       mutations: { retry: false },

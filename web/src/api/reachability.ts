@@ -15,6 +15,11 @@ export function isNoAnswer(error: unknown): boolean {
   return error instanceof ApiError && error.status === 0;
 }
 
+/** The gateway answered "not yet" (503): history while its rollups catch up after an upgrade or a restore. */
+export function isNotYet(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 503;
+}
+
 export class Reachability {
   private state: ReachabilityState = { unreachableSinceMs: null };
   private readonly listeners = new Set<() => void>();

@@ -35,6 +35,8 @@ export function useSensorHistory(hours: number, filter: SensorFilter) {
     readings: query.data ?? [],
     loading: query.isFetching,
     isError: query.isError,
+    /** Why the last load failed (the gateway's own words when it gave them). */
+    error: query.error,
     /** Never loaded and failed: nothing to show. */
     neverLoaded: query.data === undefined,
     reload: () => query.refetch(),

@@ -3,7 +3,7 @@
 //   <StaleNote query={devicesQuery} />   // "Last updated 14:03 (5 minutes ago)" while loads fail
 import type { ReactNode } from 'react';
 import { CloudOff } from 'lucide-react';
-import { isNoAnswer, useReachability } from '../api/reachability.ts';
+import { isNoAnswer, isNotYet, useReachability } from '../api/reachability.ts';
 import { formatClock, formatRelativeTime } from '../format.ts';
 import { useNow } from './useNow.ts';
 
@@ -23,7 +23,11 @@ export function UnreachableNotice({ what, error }: { what: string; error?: unkno
     <div className="unreachable" role="status" data-testid="unreachable-notice">
       <CloudOff size={28} aria-hidden />
       <strong>
-        {noAnswer && unreachableSinceMs !== null ? `Gateway unreachable since ${formatClock(unreachableSinceMs)}` : `Could not load ${what}`}
+        {noAnswer && unreachableSinceMs !== null
+          ? `Gateway unreachable since ${formatClock(unreachableSinceMs)}`
+          : isNotYet(error)
+            ? `${what.charAt(0).toUpperCase()}${what.slice(1)} is not ready yet`
+            : `Could not load ${what}`}
       </strong>
       <p>{noAnswer ? `No ${what} to show until the gateway answers. Retrying automatically.` : errorText(error)}</p>
     </div>

@@ -71,7 +71,7 @@ export function AnalyticsScreen() {
       <section className="card">
         <h2 className="card-header">Environmental Trends</h2>
         {historyQuery.isError && historyQuery.neverLoaded ? (
-          <UnreachableNotice what="history" />
+          <UnreachableNotice what="history" error={historyQuery.error} />
         ) : history.length === 0 ? (
           <div className="empty-state">
             <strong>No data available</strong>

@@ -91,7 +91,7 @@ export function SensorsScreen() {
             </div>
           )}
           {history.isError && history.neverLoaded ? (
-            <UnreachableNotice what="history" />
+            <UnreachableNotice what="history" error={history.error} />
           ) : history.readings.length === 0 && !history.loading ? (
             <div className="empty-state" data-testid="chart-empty">
               <Calendar size={40} aria-hidden />

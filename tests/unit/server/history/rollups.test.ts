@@ -177,6 +177,29 @@ describe('rollup catch-up', () => {
     await catchUp.stop();
   });
 
+  it('says how far it is while it runs: a growing share with an estimate, nothing once through', async () => {
+    insertRaw(rawDay(T0));
+    const catchUp = new RollupCatchUp({ writer: new RollupWriter(database.sqlite) });
+    expect(catchUp.progress()).toBeNull();
+    catchUp.start();
+    // Its first slice is folded at once (without a newest-reading scan before it).
+    expect(catchUp.progress()!.donePct).toBeLessThan(50);
+    const seen: number[] = [];
+    let estimated = false;
+    while (catchUp.progress() !== null) {
+      const progress = catchUp.progress()!;
+      seen.push(progress.donePct);
+      if (progress.leftSeconds !== null) estimated = true;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(seen.length).toBeGreaterThan(2);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.at(-1)).toBeGreaterThan(0);
+    expect(seen.at(-1)).toBeLessThanOrEqual(100);
+    expect(estimated).toBe(true);
+    await catchUp.stop();
+  });
+
   it('counts every row once when stopped midway and started again, with ticks arriving meanwhile', async () => {
     insertRaw(rawDay(T0));
     const repo = new ReadingsRepo(database.sqlite);
