@@ -6,28 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock.ts';
-import { openDatabase } from '../../server/db/open.ts';
 import { HISTORY_WAIT_MS } from '../../server/history/history-wait.ts';
 import { httpClient, registerUser } from '../support/http.ts';
+import { writeRawReadings } from '../support/raw-readings.ts';
 import { type BrowserGateway, launchBrowser, newPage, releaseBrowser, signInViaUi, startGatewayForBrowser } from './harness.ts';
 
 const grower = { username: 'upgrader', password: 'tomatoes-2026' };
 const DAY_MS = 86_400_000;
-
-/** Raw 1 Hz readings of the last `days`, written straight into `readings` as an older build left them. */
-function writeRawDays(dataDir: string, untilMs: number, days: number): void {
-  const database = openDatabase(dataDir);
-  try {
-    const insert = database.sqlite.prepare(
-      `INSERT INTO readings (greenhouse_id, sensor_type, taken_at, temperature_c, humidity_pct) VALUES ('greenhouse-001', 'DHT11', ?, ?, 55)`,
-    );
-    database.sqlite.transaction(() => {
-      for (let t = untilMs - days * DAY_MS; t < untilMs; t += 1_000) insert.run(t, 18 + ((t / 3_600_000) % 24) / 3);
-    })();
-  } finally {
-    database.close();
-  }
-}
 
 describe('history while the rollups catch up', () => {
   let server: BrowserGateway | undefined;
@@ -48,7 +33,8 @@ describe('history while the rollups catch up', () => {
       // The upgrade: the old build's raw readings, then the new build starts on the same port.
       const { port } = new URL(server.url);
       await server.stopKeepingData();
-      writeRawDays(dataDir, clock.now() - 1_000, 20);
+      const untilMs = clock.now() - 1_000;
+      writeRawReadings(dataDir, { fromMs: untilMs - 20 * DAY_MS, untilMs, stepMs: 1_000, temperatureC: (row) => 18 + (row % 86_400) / 10_000 });
       const later = new ManualClock(clock.now() + 1_000);
       server = await startGatewayForBrowser({ restart: { dataDir, port: Number(port) }, clock: later });
 

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock.ts';
-import { openDatabase } from '../../server/db/open.ts';
 import { HISTORY_WAIT_MS } from '../../server/history/history-wait.ts';
 import { ROLLUP_KEEP_DAYS } from '../../server/history/rollup-levels.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser } from '../support/http.ts';
+import { writeRawReadings } from '../support/raw-readings.ts';
 import { seedReadings } from '../support/seed-readings.ts';
 
 const HOUR = 3_600_000;
@@ -35,15 +35,7 @@ describe('history rollups', () => {
     const nowMs = clock.now();
     // A restore: a week of readings every 30 s written straight into `readings` by another program.
     const dataDir = mkdtempSync(join(tmpdir(), 'greenhouse-restored-'));
-    const restored = openDatabase(dataDir);
-    const insert = restored.sqlite.prepare(
-      `INSERT INTO readings (greenhouse_id, sensor_type, taken_at, temperature_c, humidity_pct) VALUES ('greenhouse-001', 'DHT11', ?, ?, 50)`,
-    );
-    let rows = 0;
-    restored.sqlite.transaction(() => {
-      for (let t = nowMs - 7 * DAY; t < nowMs; t += 30_000, rows++) insert.run(t, 20 + (rows % 10));
-    })();
-    restored.close();
+    const rows = writeRawReadings(dataDir, { fromMs: nowMs - 7 * DAY, untilMs: nowMs, stepMs: 30_000, temperatureC: (row) => 20 + (row % 10) });
 
     const { gw, http, token } = await start(clock, dataDir);
     const stats = await http.get('/api/sensors/stats/greenhouse-001?hours=168', token);
@@ -66,14 +58,7 @@ describe('history rollups', () => {
     // An upgrade from a build without rollups: twelve days of 1 Hz readings, a catch-up of seconds here
     // and of minutes on a Pi core.
     const dataDir = mkdtempSync(join(tmpdir(), 'greenhouse-upgraded-'));
-    const upgraded = openDatabase(dataDir);
-    const insert = upgraded.sqlite.prepare(
-      `INSERT INTO readings (greenhouse_id, sensor_type, taken_at, temperature_c, humidity_pct) VALUES ('greenhouse-001', 'DHT11', ?, 21, 50)`,
-    );
-    upgraded.sqlite.transaction(() => {
-      for (let t = nowMs - 12 * DAY; t < nowMs; t += 1_000) insert.run(t);
-    })();
-    upgraded.close();
+    writeRawReadings(dataDir, { fromMs: nowMs - 12 * DAY, untilMs: nowMs, stepMs: 1_000, temperatureC: () => 21 });
 
     const { http, token } = await start(clock, dataDir);
     const asked = http.get('/api/sensors/historical/greenhouse-001?hours=1', token);
