@@ -252,8 +252,8 @@ async function runOnce(template: string, broker: Broker, quota: CpuQuota | null)
 
 /**
  * The Now screen while the rollups catch up with a week of raw rows: six phones ask for the newest
- * readings every 2 s, as the dashboard polls them, until a 1 h history (which waits for the catch-up)
- * answers. The longest event-loop delay of that window, and how long the newest readings took.
+ * readings every 2 s, as the dashboard polls them, until a 1 h history (which waits for the catch-up,
+ * or says "not yet" after 10 s) answers. The longest event-loop delay of that window, and how long the newest readings took.
  */
 async function catchUpFigures(template: string, broker: Broker, quota: CpuQuota | null): Promise<Figures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-pi-core-run-'));
@@ -265,6 +265,8 @@ async function catchUpFigures(template: string, broker: Broker, quota: CpuQuota 
     const token = await signUp(http, dataDir);
     const latestMs: number[] = [];
     let failed = 0;
+    let notYet = 0;
+    const historyWaitsMs: number[] = [];
     let caughtUp = false;
     const window = await withinLoop(http, token, async () => {
       const nowScreens = Array.from({ length: 6 }, async () => {
@@ -280,17 +282,23 @@ async function catchUpFigures(template: string, broker: Broker, quota: CpuQuota 
           await sleep(2_000);
         }
       });
-      // History waits for the catch-up; past the gateway's 60 s request timeout it answers 408 and is asked again.
-      for (let status = 408; status !== 200; ) {
+      // History waits for the catch-up up to 10 s, then answers 503 with how far it is (docs/storage.md);
+      // the dashboard asks again every 10 s (NOT_YET_RETRY_MS), and so does this phone.
+      for (let status = 0; status !== 200; ) {
+        const started = performance.now();
         try {
           const res = await fetch(`${gateway.url}/api/sensors/historical/default?hours=1`, { headers: { authorization: `Bearer ${token}` } });
           await res.arrayBuffer();
           status = res.status;
         } catch {
-          // No answer at all within undici's 300 s: the gateway's own timeout could not run either.
+          // No answer at all within undici's 300 s.
           failed++;
         }
-        if (status !== 200 && status !== 408) throw new Error(`historical: ${status}`);
+        historyWaitsMs.push(performance.now() - started);
+        if (status === 503) {
+          notYet++;
+          await sleep(10_000);
+        } else if (status !== 200) throw new Error(`historical: ${status}`);
       }
       caughtUp = true;
       await Promise.all(nowScreens);
@@ -300,6 +308,8 @@ async function catchUpFigures(template: string, broker: Broker, quota: CpuQuota 
     figures['catch-up: loop p99 ms'] = window.p99Ms;
     figures['catch-up: newest readings, answers'] = latestMs.length;
     figures['catch-up: requests failed'] = failed;
+    figures['catch-up: history answered "not yet"'] = notYet;
+    figures['catch-up: history, longest wait for an answer ms'] = Math.max(...historyWaitsMs);
     // NaN, not a figure, when no answer came at all.
     figures['catch-up: newest readings median ms'] = latestMs.length > 0 ? median(latestMs) : Number.NaN;
     figures['catch-up: newest readings slowest ms'] = latestMs.length > 0 ? Math.max(...latestMs) : Number.NaN;
