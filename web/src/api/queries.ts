@@ -17,7 +17,7 @@ import { isNotYet, type Reachability } from './reachability.ts';
 export { DEFAULT_GREENHOUSE_ID, useGreenhouseId } from './greenhouse.ts';
 
 export const POLL_INTERVAL_MS = 15_000;
-/** A query the gateway answered "not yet" (503) asks again this often, polled or not. */
+/** A query the gateway answered "not yet" (503) asks again this often by itself (one with an interval of its own says so itself). */
 export const NOT_YET_RETRY_MS = 10_000;
 
 /**
