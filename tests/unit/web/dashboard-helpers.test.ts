@@ -1,7 +1,8 @@
 // Pure helpers behind dashboard behaviour: back-off, validation messages in words, toasts
 // capped, reachability, chart label spacing and summary, hourly ticks, friendly names, °F.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../web/src/api/client.ts';
+import { ApiError, retryAfterMsOf } from '../../../web/src/api/client.ts';
+import { NOT_YET_RETRY_MS, notYetRetryMs } from '../../../web/src/api/queries.ts';
 import { humanFailure, humanIssue } from '../../../web/src/api/human-errors.ts';
 import { Reachability } from '../../../web/src/api/reachability.ts';
 import { getToasts, MAX_VISIBLE_TOASTS, toast } from '../../../web/src/components/toast/toast-store.ts';
@@ -69,6 +70,27 @@ describe('reachability', () => {
     reachability.failed(new ApiError('Forbidden', 403));
     expect(reachability.getState().unreachableSinceMs).toBeNull();
     expect(changes).toEqual([1000, null]);
+  });
+});
+
+describe('"not yet" answers (503)', () => {
+  it('reads Retry-After in seconds, and nothing else', () => {
+    expect(retryAfterMsOf('12')).toBe(12_000);
+    expect(retryAfterMsOf(' 5 ')).toBe(5_000);
+    expect(retryAfterMsOf(null)).toBeNull();
+    expect(retryAfterMsOf('Fri, 27 Nov 2026 10:00:00 GMT')).toBeNull();
+    expect(retryAfterMsOf('-3')).toBeNull();
+  });
+
+  it('asks again when the gateway said, within 5-60 s; every 10 s when it did not; never for other failures', () => {
+    const notYet = (retryAfterMs: number | null) => new ApiError('History is being rebuilt', 503, null, 'History is being rebuilt', retryAfterMs);
+    expect(notYetRetryMs(notYet(20_000))).toBe(20_000);
+    expect(notYetRetryMs(notYet(1_000))).toBe(5_000);
+    expect(notYetRetryMs(notYet(600_000))).toBe(60_000);
+    expect(notYetRetryMs(notYet(null))).toBe(NOT_YET_RETRY_MS);
+    expect(notYetRetryMs(new ApiError('Server error occurred', 500))).toBe(false);
+    expect(notYetRetryMs(new ApiError('Network error', 0))).toBe(false);
+    expect(notYetRetryMs(null)).toBe(false);
   });
 });
 

@@ -6,8 +6,7 @@ import type { AutomationPreview, AutomationRules } from '../../../server/contrac
 import type { LightIntegralDay, SensorType } from '../../../server/contract/reading.ts';
 import type { SimulatedFault, SimulatorState } from '../../../server/contract/simulator.ts';
 import { api } from './client.ts';
-import { NOT_YET_RETRY_MS, POLL_INTERVAL_MS, useGreenhouseId } from './queries.ts';
-import { isNotYet } from './reachability.ts';
+import { notYetRetryMs, POLL_INTERVAL_MS, useGreenhouseId } from './queries.ts';
 
 export const automationKeys = {
   health: ['health'] as const,
@@ -25,7 +24,7 @@ export function useLightIntegral(days: number) {
   return useQuery({
     queryKey: automationKeys.lightIntegral(greenhouseId, days),
     queryFn: ({ signal }) => api.get<LightIntegralDay[]>(`/api/sensors/light-integral/${greenhouseId}?days=${days}`, { signal }),
-    refetchInterval: (query) => (isNotYet(query.state.error) ? NOT_YET_RETRY_MS : 5 * 60_000),
+    refetchInterval: (query) => notYetRetryMs(query.state.error) || 5 * 60_000,
   });
 }
 

@@ -29,6 +29,8 @@ export class ApiError extends Error {
     readonly body: unknown = null,
     /** The server's own message, null when it gave none (screens then use their default text). */
     readonly serverMessage: string | null = null,
+    /** When the gateway said asking again is worth it (its Retry-After, in seconds), in ms; null when it did not. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -76,9 +78,15 @@ async function send(method: string, path: string, body: unknown, options: Reques
         ? (payload as { message: string }).message || null
         : null);
     if (response.status === 401 && token) signalUnauthorized(token);
-    throw new ApiError(serverMessage ?? SERVER_ERROR, response.status, payload, serverMessage);
+    throw new ApiError(serverMessage ?? SERVER_ERROR, response.status, payload, serverMessage, retryAfterMsOf(response.headers.get('Retry-After')));
   }
   return response;
+}
+
+/** Retry-After as a number of seconds (the gateway never sends a date), in ms; null when absent or not one. */
+export function retryAfterMsOf(header: string | null): number | null {
+  if (header === null || !/^\d+$/.test(header.trim())) return null;
+  return Number(header.trim()) * 1000;
 }
 
 async function request<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<Envelope<T>> {

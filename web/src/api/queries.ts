@@ -17,8 +17,19 @@ import { isNotYet, type Reachability } from './reachability.ts';
 export { DEFAULT_GREENHOUSE_ID, useGreenhouseId } from './greenhouse.ts';
 
 export const POLL_INTERVAL_MS = 15_000;
-/** A query the gateway answered "not yet" (503) asks again this often by itself (one with an interval of its own says so itself). */
+/**
+ * A query the gateway answered "not yet" (503) asks again by itself, when its Retry-After says (within
+ * 5-60 s), else this often. One with an interval of its own says so itself (notYetRetryMs).
+ */
 export const NOT_YET_RETRY_MS = 10_000;
+const NOT_YET_RETRY_BOUNDS_MS = { min: 5_000, max: 60_000 } as const;
+
+/** When to ask again after a "not yet" (503), or false when the error is not one. */
+export function notYetRetryMs(error: unknown): number | false {
+  if (!isNotYet(error)) return false;
+  const saidMs = (error as ApiError).retryAfterMs ?? NOT_YET_RETRY_MS;
+  return Math.min(NOT_YET_RETRY_BOUNDS_MS.max, Math.max(NOT_YET_RETRY_BOUNDS_MS.min, saidMs));
+}
 
 /**
  * Query key prefixes: screens invalidate by prefix, e.g. invalidateQueries({ queryKey: queryKeys.devices }).
@@ -51,7 +62,7 @@ export function createQueryClient(reachability: Reachability): QueryClient {
         retry: (failures, error) => failures < 1 && !(error as { status?: number }).status,
         // History says "not yet" while the rollups catch up (a 503 with how far it is): ask again by
         // itself, so the chart appears when it is through. Polled queries keep their own interval.
-        refetchInterval: (query) => (isNotYet(query.state.error) ? NOT_YET_RETRY_MS : false),
+        refetchInterval: (query) => notYetRetryMs(query.state.error),
         refetchOnWindowFocus: true,
       },
       mutations: { retry: false },
