@@ -38,6 +38,8 @@ import { watchBackgroundThreads, type BackgroundCore } from './background-core.t
 import { createCpuQuota, keepOffGatewayCpus, piCoreAvailable, type CpuQuota } from './cpu-quota.ts';
 import { mainThreadCpuSeconds, sampleProc } from './proc-stats.ts';
 import { seedRawReadings } from './seed-readings.ts';
+import { ApiError, retryAfterMsOf } from '../web/src/api/client.ts';
+import { NOT_YET_RETRY_MS, notYetRetryMs } from '../web/src/api/queries.ts';
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 7);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 60);
@@ -283,13 +285,14 @@ async function catchUpFigures(template: string, broker: Broker, quota: CpuQuota 
         }
       });
       // History waits for the catch-up up to 10 s, then answers 503 with how far it is (docs/storage.md);
-      // the dashboard asks again every 10 s (NOT_YET_RETRY_MS), and so does this phone.
-      for (let status = 0; status !== 200; ) {
+      // the dashboard asks again when its Retry-After says (notYetRetryMs), and so does this phone.
+      for (let status = 0, retryAfter: string | null = null; status !== 200; ) {
         const started = performance.now();
         try {
           const res = await fetch(`${gateway.url}/api/sensors/historical/default?hours=1`, { headers: { authorization: `Bearer ${token}` } });
           await res.arrayBuffer();
           status = res.status;
+          retryAfter = res.headers.get('retry-after');
         } catch {
           // No answer at all within undici's 300 s.
           failed++;
@@ -297,7 +300,7 @@ async function catchUpFigures(template: string, broker: Broker, quota: CpuQuota 
         historyWaitsMs.push(performance.now() - started);
         if (status === 503) {
           notYet++;
-          await sleep(10_000);
+          await sleep(notYetRetryMs(new ApiError('not yet', status, null, null, retryAfterMsOf(retryAfter))) || NOT_YET_RETRY_MS);
         } else if (status !== 200) throw new Error(`historical: ${status}`);
       }
       caughtUp = true;
