@@ -1,6 +1,6 @@
 // History after an upgrade from a build without rollups: the gateway restarts with weeks of raw
-// readings to fold, and the Sensors screen says the history is being rebuilt and how far that is,
-// then draws the chart by itself once it is through (server/history/history-wait.ts).
+// readings to fold, and the screens with a history chart say it is being rebuilt and how far that is,
+// then draw the chart by themselves once it is through (server/history/history-wait.ts).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,15 +21,18 @@ describe('history while the rollups catch up', () => {
     server = undefined;
   });
 
-  it('the Sensors screen says the history is being rebuilt and how far, then draws the chart by itself', async () => {
+  it('Sensor Monitoring and, on a phone, Analytics say the history is being rebuilt and how far, then draw their charts by themselves', async () => {
     const clock = new ManualClock(Date.now());
     const dataDir = mkdtempSync(join(tmpdir(), 'greenhouse-upgrade-'));
     server = await startGatewayForBrowser({ restart: { dataDir, port: 0 }, clock });
     const browser = await launchBrowser();
-    const { context, page } = await newPage(browser, server.url);
+    const desk = await newPage(browser, server.url, { viewport: { width: 1366, height: 900 } });
+    const phone = await newPage(browser, server.url, { phone: true });
     try {
       await registerUser(httpClient(server.url), grower);
-      await signInViaUi(page, grower);
+      // Both signed in before the upgrade: their sessions outlive the restart.
+      await signInViaUi(desk.page, grower);
+      await signInViaUi(phone.page, grower);
       // The upgrade: the old build's raw readings, then the new build starts on the same port.
       const { port } = new URL(server.url);
       await server.stopKeepingData();
@@ -38,21 +41,37 @@ describe('history while the rollups catch up', () => {
       const later = new ManualClock(clock.now() + 1_000);
       server = await startGatewayForBrowser({ restart: { dataDir, port: Number(port) }, clock: later });
 
-      await page.goto('/dashboard/sensors');
-      const notice = page.getByTestId('historical-data').getByTestId('unreachable-notice');
-      // The history request waits HISTORY_WAIT_MS on the gateway's clock: move it on until it answers.
-      for (let i = 0; i < 200 && !(await notice.isVisible()); i++) {
+      await Promise.all([desk.page.goto('/dashboard/sensors'), phone.page.goto('/dashboard/analytics')]);
+      const sensorsNotice = desk.page.getByTestId('historical-data').getByTestId('unreachable-notice');
+      const analyticsNotice = phone.page.getByRole('heading', { name: 'Environmental Trends' }).locator('..').getByTestId('unreachable-notice');
+      // A history request waits HISTORY_WAIT_MS on the gateway's clock: move it on until both answer.
+      for (let i = 0; i < 200 && !((await sensorsNotice.isVisible()) && (await analyticsNotice.isVisible())); i++) {
         later.advance(HISTORY_WAIT_MS);
-        await page.waitForTimeout(50);
+        await desk.page.waitForTimeout(50);
       }
-      await notice.getByText('History is not ready yet').waitFor();
-      expect(await notice.textContent()).toMatch(/History is being rebuilt from the stored readings \(\d+ % done(, about \d+ \w+ left)?\); charts return when it is through/);
-      // No reload: the screen asks again by itself (every 10 s) and the chart replaces the notice.
-      await page.locator('.trend-chart .u-legend').getByText('Temperature (°C)').waitFor({ timeout: 45_000 });
-      expect(await notice.count()).toBe(0);
+      const rebuilding = /History is being rebuilt from the stored readings \(\d+ % done(, about \d+ \w+ left)?\); charts return when it is through/;
+      for (const notice of [sensorsNotice, analyticsNotice]) {
+        await notice.getByText('History is not ready yet').waitFor();
+        expect(await notice.textContent()).toMatch(rebuilding);
+      }
+      // Without averages yet, each card's '---' stays on one line of the phone's narrow card.
+      const linesOfMissing = await phone.page.locator('[data-testid^="average-"] .stat-value').evaluateAll((values) =>
+        values.map((value) => {
+          const range = document.createRange();
+          range.selectNodeContents(value);
+          return `${value.textContent}: ${new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size} line(s)`;
+        }),
+      );
+      expect(linesOfMissing).toEqual(Array(4).fill('---: 1 line(s)'));
+      // No reload: each screen asks again by itself (when Retry-After says) and its chart replaces the notice.
+      await desk.page.locator('.trend-chart .u-legend').getByText('Temperature (°C)').waitFor({ timeout: 70_000 });
+      await phone.page.getByTestId('trends-chart').locator('.u-legend').getByText('Temperature (°C)').waitFor({ timeout: 70_000 });
+      expect(await sensorsNotice.count()).toBe(0);
+      expect(await analyticsNotice.count()).toBe(0);
     } finally {
-      await context.close();
+      await desk.context.close();
+      await phone.context.close();
       await releaseBrowser(browser);
     }
-  }, 90_000);
+  }, 180_000);
 });
