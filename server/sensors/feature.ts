@@ -2,7 +2,7 @@ import { monotonicMs, SystemClock } from '../../common/clock.ts';
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
 import type { Feature } from '../features.ts';
-import { waitForHistory } from '../history/history-wait.ts';
+import { readyForHistory } from '../history/history-wait.ts';
 import { RollupCatchUp } from '../history/rollup-catch-up.ts';
 import { RollupWriter } from '../history/rollup-writer.ts';
 import { BatchedTicks } from './batched-ticks.ts';
@@ -62,14 +62,8 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
     catchUp,
     batches,
     async registerRoutes(api) {
-      // A running catch-up folds everything itself: a history read waits for it first (or is told how
-      // far it is, history-wait.ts), rather than fold 2,000 rows inline on each request (25 ms or more of
-      // a Pi core's loop). Then the held batch is committed and folded, so the answer has the newest readings.
-      const historyReady = async () => {
-        await waitForHistory(catchUp, clock);
-        batches.flush({ foldRollups: true });
-        await waitForHistory(catchUp, clock);
-      };
+      // A running catch-up first (or a 503 saying how far it is), then the held batch, committed and folded.
+      const historyReady = () => readyForHistory(catchUp, () => batches.flush({ foldRollups: true }), clock);
       // Any write on the gateway's connection (total_changes) or another's (data_version) is a new version.
       const versions = ctx.database.sqlite.prepare('SELECT total_changes()').pluck();
       const dataVersion = () => (versions.get() as number) * 1_000 + (ctx.database.sqlite.pragma('data_version', { simple: true }) as number);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../common/clock.ts';
-import { durationWords, HISTORY_WAIT_MS, waitForHistory, type CatchingUp } from '../../../../server/history/history-wait.ts';
+import { durationWords, HISTORY_WAIT_MS, readyForHistory, waitForHistory, type CatchingUp } from '../../../../server/history/history-wait.ts';
 import { NotYetError } from '../../../../server/domain/errors.ts';
 import type { CatchUpProgress } from '../../../../server/history/rollup-catch-up.ts';
 
@@ -61,6 +61,30 @@ describe('waiting for history during a catch-up', () => {
     clock.advance(HISTORY_WAIT_MS);
     finish();
     expect(await settled(waiting)).toEqual({ value: undefined });
+  });
+});
+
+describe('readyForHistory', () => {
+  it('commits the held batch only once a running catch-up is through, then answers', async () => {
+    const clock = new ManualClock();
+    const { catchUp, finish } = catchingUp({ donePct: 30, leftSeconds: 4 });
+    let commits = 0;
+    const ready = readyForHistory(catchUp, () => commits++, clock);
+    expect(await settled(ready)).toBe('pending');
+    expect(commits).toBe(0);
+    finish();
+    expect(await settled(ready)).toEqual({ value: undefined });
+    expect(commits).toBe(1);
+  });
+
+  it('commits nothing when the catch-up outlasts the wait: the 503 comes first', async () => {
+    const clock = new ManualClock();
+    const { catchUp } = catchingUp({ donePct: 30, leftSeconds: 40 });
+    let commits = 0;
+    const ready = readyForHistory(catchUp, () => commits++, clock);
+    clock.advance(HISTORY_WAIT_MS);
+    expect(await settled(ready)).toMatchObject({ error: expect.any(NotYetError) });
+    expect(commits).toBe(0);
   });
 });
 
