@@ -54,3 +54,17 @@ export function StaleNote({ query }: { query: QueryTruth }) {
     </p>
   );
 }
+
+/**
+ * Above a chart that keeps the range it loaded before while a reload fails: says so, and when the gateway
+ * answered "not yet" (history rebuilt after an upgrade or a restore), says that in its own words.
+ */
+export function HistoryStaleNote({ error }: { error: unknown }) {
+  return (
+    <p className="stale-note" data-testid="history-stale-note">
+      {isNotYet(error)
+        ? `Showing what was loaded before. ${errorText(error)}.`
+        : 'Could not refresh the history: showing what was loaded before.'}
+    </p>
+  );
+}

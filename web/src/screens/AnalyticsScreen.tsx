@@ -6,7 +6,7 @@ import { api, errorMessage } from '../api/client.ts';
 import { ANALYTICS_RANGES, useDeviceStats, useHourlyActivity, useSensorStats } from '../api/analytics.ts';
 import { useGreenhouseId } from '../api/queries.ts';
 import { useSensorHistory } from '../api/sensors.ts';
-import { QueryGate, UnreachableNotice } from '../components/DataState.tsx';
+import { HistoryStaleNote, QueryGate, UnreachableNotice } from '../components/DataState.tsx';
 import { toast } from '../components/toast/index.ts';
 import { AverageCards } from './analytics/AverageCards.tsx';
 import { DeviceDistribution } from './analytics/DeviceDistribution.tsx';
@@ -70,6 +70,7 @@ export function AnalyticsScreen() {
       <AverageCards stats={stats} />
       <section className="card">
         <h2 className="card-header">Environmental Trends</h2>
+        {historyQuery.isError && !historyQuery.neverLoaded && <HistoryStaleNote error={historyQuery.error} />}
         {historyQuery.isError && historyQuery.neverLoaded ? (
           <UnreachableNotice what="history" error={historyQuery.error} />
         ) : history.length === 0 ? (

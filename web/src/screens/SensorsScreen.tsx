@@ -5,7 +5,7 @@ import { Calendar, RefreshCw } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { queryKeys, useLatestReadings } from '../api/queries.ts';
 import { useSensorHistory, type SensorFilter } from '../api/sensors.ts';
-import { UnreachableNotice } from '../components/DataState.tsx';
+import { HistoryStaleNote, UnreachableNotice } from '../components/DataState.tsx';
 import { useRealtime } from '../realtime/RealtimeProvider.tsx';
 import { ClimateMetrics } from './sensors/ClimateMetrics.tsx';
 import { EnvironmentalTrends } from './sensors/EnvironmentalTrends.tsx';
@@ -83,7 +83,7 @@ export function SensorsScreen() {
           </div>
         </div>
         <h3>Environmental Trends</h3>
-        {history.isError && !history.neverLoaded && <p className="stale-note">Could not refresh the history: showing what was loaded before.</p>}
+        {history.isError && !history.neverLoaded && <HistoryStaleNote error={history.error} />}
         <div className="chart-box">
           {history.loading && (
             <div className="chart-loading muted" role="status">
