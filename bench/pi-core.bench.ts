@@ -20,21 +20,20 @@
 //   BENCH_BACKGROUND_CORE=1              the worker threads (nice 19) on a second modelled core, as on a four-core Pi (bench/background-core.ts)
 //   BENCH_NODE_FLAGS="--flag ..."       node flags for the gateway (experiments: what a flag changes on the Pi core)
 //   BENCH_CPU_PROF=<dir>                 the gateway writes a V8 .cpuprofile there when it stops (where the time goes)
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 // @ts-expect-error plain JavaScript build script without type declarations
-import { buildServerIfStale, SERVER_ENTRY } from '../scripts/build-server.mjs';
+import { buildServerIfStale } from '../scripts/build-server.mjs';
 import { openDatabase } from '../server/db/open.ts';
 import { certificateNames } from '../server/http/certificate-names.ts';
 import { ensureLocalCertificate } from '../server/https/tls-store.ts';
 import { RollupWriter } from '../server/history/rollup-writer.ts';
 import { httpClient, type HttpClient } from '../tests/support/http.ts';
-import { GATEWAY_CREDENTIALS, startMosquitto, type Broker } from '../tests/support/mosquitto.ts';
-import { freePort, simulatorGatewayEnv } from '../tests/support/server-process.ts';
+import { startMosquitto, type Broker } from '../tests/support/mosquitto.ts';
 import { watchBackgroundThreads, type BackgroundCore } from './background-core.ts';
+import { loopLag, signUp, startGateway, type GatewayOptions } from './compiled-gateway.ts';
 import { createCpuQuota, keepOffGatewayCpus, piCoreAvailable, type CpuQuota } from './cpu-quota.ts';
 import { mainThreadCpuSeconds, sampleProc } from './proc-stats.ts';
 import { seedRawReadings } from './seed-readings.ts';
@@ -61,6 +60,15 @@ const PI_CORE_CPUS = process.env.BENCH_PI_CORE_CPUS === 'all' ? null : (process.
 const DAY_S = 86_400;
 const MB = 1e6;
 
+/** How this bench starts the gateway: the flags and profile it was asked for, in the quota when there is one. */
+const gatewayOptions = (quota: CpuQuota | null): GatewayOptions => ({
+  quota,
+  nodeFlags: NODE_FLAGS,
+  cpuProfDir: CPU_PROF_DIR,
+  // BENCH_GATEWAY_STDOUT=1 shows the gateway's standard output (with BENCH_NODE_FLAGS=--trace-gc, its collections).
+  showStdout: process.env.BENCH_GATEWAY_STDOUT === '1',
+});
+
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits }) : String(n));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -86,86 +94,6 @@ async function seedTemplate(folded = true): Promise<string> {
   await ensureLocalCertificate({ dir: join(dir, 'tls'), names: certificateNames({ listenHost: '127.0.0.1', allowedHosts: [], hostNames: [] }), nowMs: Date.now() });
   console.log(`seeded ${fmt(rows, 0)} readings (${DAYS} days at 1 Hz) ${folded ? 'with rollups' : 'without rollups'} in ${fmt((performance.now() - started) / 1000)} s`);
   return dir;
-}
-
-interface Gateway {
-  pid: number;
-  url: string;
-  coldStartMs: number;
-  /**
-   * CPU time (all its threads) the gateway used up to its first health answer: on this shared machine
-   * a far steadier figure than the wall time, and on one modelled core the wall time's floor (/ 0.125).
-   */
-  coldStartCpuMs: number;
-  stop(): Promise<void>;
-}
-
-async function startGateway(dataDir: string, brokerUrl: string, quota: CpuQuota | null): Promise<Gateway> {
-  const port = await freePort();
-  const command = [process.execPath, ...NODE_FLAGS, ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []), SERVER_ENTRY];
-  const argv = quota ? quota.wrap(command) : command;
-  const started = performance.now();
-  const child = spawn(argv[0]!, argv.slice(1), {
-    env: {
-      // With credentials (in the url): without them the gateway ignores commands, and the burst ends on an answer.
-      ...simulatorGatewayEnv(port, dataDir, brokerUrl.replace('mqtt://', `mqtt://${GATEWAY_CREDENTIALS.username}:${GATEWAY_CREDENTIALS.password}@`), 'warn'),
-      // As the unit runs it (systemd/greenhouse-gateway.service): HTTPS beside HTTP (on a free port here).
-      MALLOC_ARENA_MAX: '2',
-      HTTPS_PORT: '0',
-    },
-    // BENCH_GATEWAY_STDOUT=1 shows the gateway's standard output (with BENCH_NODE_FLAGS=--trace-gc, its collections).
-    stdio: ['ignore', process.env.BENCH_GATEWAY_STDOUT === '1' ? 'inherit' : 'ignore', 'pipe'],
-  });
-  let output = '';
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  let stopping = false;
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  // A gateway that dies inside a window says why, rather than leaving a bench that fails on its /proc files.
-  child.once('exit', (code, signal) => {
-    if (!stopping) console.error(`the gateway exited during the run (${signal ?? `code ${code}`}); its standard error ends:\n${output.slice(-8_000)}`);
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`gateway exited at start:\n${output}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await sleep(20);
-  }
-  const coldStartMs = performance.now() - started;
-  const coldStartCpuMs = sampleProc(child.pid!).cpuSeconds * 1000;
-  return {
-    pid: child.pid!,
-    url,
-    coldStartMs,
-    coldStartCpuMs,
-    async stop() {
-      stopping = true;
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-async function signUp(http: HttpClient, dataDir: string): Promise<string> {
-  const setupFile = join(dataDir, 'setup-code');
-  const setupCode = existsSync(setupFile) ? readFileSync(setupFile, 'utf8').trim() : undefined;
-  const res = await http.post('/api/auth/register', { username: 'bench-admin', email: 'bench@example.com', password: 'correct-horse-1', ...(setupCode ? { setupCode } : {}) });
-  if (res.status !== 201) throw new Error(`register: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.token as string;
-}
-
-/**
- * The gateway's longest event-loop delay and its 99th percentile (ms) since the previous scrape; each
- * scrape resets both. The percentile says whether the longest was one rare hold or the window's norm.
- */
-async function loopLag(http: HttpClient, token: string): Promise<{ maxMs: number; p99Ms: number }> {
-  const body = String((await http.get<string>('/api/metrics', token)).body);
-  const seconds = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)`, 'm').exec(body)?.[1] ?? 0);
-  return { maxMs: seconds('nodejs_eventloop_lag_max_seconds') * 1000, p99Ms: seconds('nodejs_eventloop_lag_p99_seconds') * 1000 };
 }
 
 /** Runs `scenario` between two scrapes: the longest event-loop delay inside it (and its p99), and its wall time. */
@@ -229,7 +157,7 @@ type Figures = Record<string, number>;
 async function runOnce(template: string, broker: Broker, quota: CpuQuota | null): Promise<Figures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-pi-core-run-'));
   cpSync(template, dataDir, { recursive: true });
-  const gateway = await startGateway(dataDir, broker.url, quota);
+  const gateway = await startGateway(dataDir, broker.url, gatewayOptions(quota));
   const figures: Figures = { 'cold start ms': gateway.coldStartMs, 'cold start CPU ms': gateway.coldStartCpuMs };
   const background: BackgroundCore | null = quota && BACKGROUND_CORE ? watchBackgroundThreads(gateway.pid, 'greenhouse-pi-core-2', '1') : null;
   try {
@@ -260,7 +188,7 @@ async function runOnce(template: string, broker: Broker, quota: CpuQuota | null)
 async function catchUpFigures(template: string, broker: Broker, quota: CpuQuota | null): Promise<Figures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-pi-core-run-'));
   cpSync(template, dataDir, { recursive: true });
-  const gateway = await startGateway(dataDir, broker.url, quota);
+  const gateway = await startGateway(dataDir, broker.url, gatewayOptions(quota));
   const figures: Figures = { 'cold start ms': gateway.coldStartMs, 'cold start CPU ms': gateway.coldStartCpuMs };
   try {
     const http = httpClient(gateway.url);
@@ -331,7 +259,7 @@ async function coldStarts(template: string, broker: Broker, quota: CpuQuota | nu
     const dataDir = mkdtempSync(join(tmpdir(), 'bench-pi-core-run-'));
     cpSync(template, dataDir, { recursive: true });
     try {
-      const gateway = await startGateway(dataDir, broker.url, quota);
+      const gateway = await startGateway(dataDir, broker.url, gatewayOptions(quota));
       startsMs.push(gateway.coldStartMs);
       cpuMs.push(gateway.coldStartCpuMs);
       await gateway.stop();
@@ -399,7 +327,14 @@ async function historyFigures(url: string, http: HttpClient, token: string, figu
 /** The gateway's largest RSS from now until `stop()` (polled every 100 ms), in bytes. */
 function peakRssOf(pid: number): { stop(): number } {
   let peak = sampleProc(pid).rssBytes;
-  const poll = setInterval(() => (peak = Math.max(peak, sampleProc(pid).rssBytes)), 100);
+  const poll = setInterval(() => {
+    try {
+      peak = Math.max(peak, sampleProc(pid).rssBytes);
+    } catch {
+      // The gateway is gone: a window that failed stops it, and its error is the one to report.
+      clearInterval(poll);
+    }
+  }, 100);
   return {
     stop() {
       clearInterval(poll);
