@@ -89,6 +89,23 @@ describe('a dashboard that tells the truth', () => {
     expect(await page.evaluate(() => (window as unknown as { loadMarker?: number }).loadMarker)).toBe(17);
   }, 90_000);
 
+  it('a history reload the gateway cannot answer keeps the chart loaded before and says so', async () => {
+    const page = await signedIn('/dashboard/sensors');
+    const historical = page.getByTestId('historical-data');
+    await historical.locator('.trend-chart .u-legend').getByText('Temperature (°C)').waitFor({ timeout: 20_000 });
+    const { port } = new URL(server.url);
+    await server.stopKeepingData();
+
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await historical.getByTestId('history-stale-note').getByText('Could not refresh the history: showing what was loaded before.', { exact: true }).waitFor();
+    expect(await historical.getByTestId('unreachable-notice').count()).toBe(0);
+    expect(await historical.locator('.trend-chart .u-legend').getByText('Temperature (°C)').count()).toBe(1);
+
+    server = await startGatewayForBrowser({ restart: { dataDir: server.dataDir, port: Number(port) } });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await historical.getByTestId('history-stale-note').waitFor({ state: 'detached', timeout: 15_000 });
+  }, 60_000);
+
   it('maintenance mode: a notice on every screen, switch-on controls disabled with the reason, switch-off still allowed', async () => {
     await http().post('/api/devices/light-1/control', { action: 'on' }, token);
     server.gateway.settings.updateSystem({ maintenanceMode: true });
