@@ -44,6 +44,24 @@ describe('Device Control screen', () => {
     await card(p, 'pump-1').getByRole('button', { name: 'Automation Settings' }).waitFor();
   });
 
+  it('on a phone, each summary card keeps its icon beside its label and value', async () => {
+    const p = await session.newPage({ phone: true });
+    await signInViaUi(p, grower);
+    await p.goto('/dashboard/devices');
+    await p.getByRole('heading', { name: 'Roof Windows' }).waitFor();
+    const cards = p.locator('.stat-card:has(.stat-icon)');
+    expect(await cards.count()).toBe(4);
+    const layouts = await cards.evaluateAll((all) =>
+      all.map((card) => {
+        const text = card.querySelector(':scope > div')!.getBoundingClientRect();
+        const icon = card.querySelector('.stat-icon')!.getBoundingClientRect();
+        const beside = icon.left >= text.right - 1 && icon.top < text.bottom && icon.bottom > text.top;
+        return `${card.querySelector('.stat-label')!.textContent}: ${beside ? 'icon beside' : 'icon below'}`;
+      }),
+    );
+    expect(layouts).toEqual(['Total Devices', 'Active Devices', 'Auto Mode', 'Power Usage (W)'].map((label) => `${label}: icon beside`));
+  });
+
   it('adds a device (validation, Generate ID), switches it, sets a rule, and runs the quick actions', async () => {
     const p = await page(grower);
     const viewer = await page(watcher);
