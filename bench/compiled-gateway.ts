@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 // @ts-expect-error plain JavaScript build script without type declarations
 import { SERVER_ENTRY } from '../scripts/build-server.mjs';
 import type { HttpClient } from '../tests/support/http.ts';
@@ -37,7 +38,6 @@ export interface GatewayOptions {
   showStdout?: boolean;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export async function startGateway(dataDir: string, brokerUrl: string, options: GatewayOptions = {}): Promise<Gateway> {
   const port = await freePort();

@@ -13,10 +13,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 // @ts-expect-error plain JavaScript build script without type declarations
 import { buildServerIfStale, SERVER_ENTRY } from '../scripts/build-server.mjs';
 import { freePort } from '../tests/support/server-process.ts';
 import { sampleProc } from './proc-stats.ts';
+import { median } from './figures.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const RUNS = Number(process.argv[2] ?? 3);
@@ -40,7 +42,6 @@ interface Result {
   peakRssMb: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function untilHealthy(child: ChildProcess, url: string): Promise<void> {
   for (;;) {
@@ -123,7 +124,6 @@ async function measure(variant: Variant): Promise<Result> {
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 await buildServerIfStale();
 

@@ -19,6 +19,7 @@ import { ReadingsRepo } from '../server/sensors/readings-repo.ts';
 import { sensorRoutes } from '../server/sensors/routes.ts';
 import { RawHistoryBaseline } from './raw-history-baseline.ts';
 import { BENCH_GREENHOUSE as G, seedRawReadings } from './seed-readings.ts';
+import { fmt, median } from './figures.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const DAY_S = 86_400;
@@ -30,8 +31,6 @@ const SIZES = { week: 7 * DAY_S, month: 30 * DAY_S };
 const wanted = (process.env.BENCH_SIZES ?? 'week,month').split(',') as Array<keyof typeof SIZES>;
 const MiB = 1024 * 1024;
 
-const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const benchDir = (name: string) => mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), `bench-${name}-`));
 
 function fileBytes(database: OpenedDatabase): number {

@@ -13,11 +13,11 @@ import lighthouse from 'lighthouse';
 import { buildServerIfStale, SERVER_ENTRY } from '../scripts/build-server.mjs';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../tests/support/chromium-flags.ts';
 import { startServerProcess } from '../tests/support/server-process.ts';
+import { median } from './figures.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'] as const;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 await buildServerIfStale();
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-lighthouse-'));

@@ -7,8 +7,9 @@
 // second, five times the default interval, while six phones poll the Now screen every 2 s (seven times
 // the dashboard's 15 s), each with its websocket open, load the charts and the device log every minute,
 // and an operator switches the fan every 40 s (its minimum on and off times are 30 s): an hour of the
-// bench is about a night of a greenhouse's dashboards and ticks. `--trace-gc` gives the V8 heap that survives each full collection (the live
-// heap: what a leak grows); /proc gives RSS, descriptors and threads.
+// bench is about a night of a greenhouse's dashboards and ticks. `--trace-gc` gives the V8 heap that
+// survives each full collection (the live heap: what a leak grows); /proc gives RSS, descriptors and
+// threads.
 //
 // Printed: each figure after a warm-up and at the end, and the growth per hour of the bench (a
 // least-squares line through the samples), against the warm-up's own figure as the baseline.
@@ -22,6 +23,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 // @ts-expect-error plain JavaScript build script without type declarations
 import { buildServerIfStale } from '../scripts/build-server.mjs';
 import { httpClient, type HttpClient } from '../tests/support/http.ts';
@@ -30,6 +32,7 @@ import { TestSocket } from '../tests/support/ws.ts';
 import { metricValue, scrapeMetrics, signUp, startGateway } from './compiled-gateway.ts';
 import { createCpuQuota, keepOffGatewayCpus, piCoreAvailable } from './cpu-quota.ts';
 import { sampleProc } from './proc-stats.ts';
+import { fmt, median } from './figures.ts';
 
 const MINUTES = Number(process.env.BENCH_NIGHT_MIN ?? 20);
 const WARMUP_MINUTES = Number(process.env.BENCH_NIGHT_WARMUP_MIN ?? 3);
@@ -50,9 +53,6 @@ const GREENHOUSE = 'greenhouse-001';
 const MB = 2 ** 20;
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits }) : String(n));
 
 interface Sample {
   atMs: number;

@@ -23,6 +23,7 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt from 'mqtt';
 // @ts-expect-error plain JavaScript build script without type declarations
 import { buildServerIfStale } from '../scripts/build-server.mjs';
@@ -39,6 +40,7 @@ import { mainThreadCpuSeconds, sampleProc } from './proc-stats.ts';
 import { seedRawReadings } from './seed-readings.ts';
 import { ApiError, retryAfterMsOf } from '../web/src/api/client.ts';
 import { NOT_YET_RETRY_MS, notYetRetryMs } from '../web/src/api/queries.ts';
+import { fmt, median } from './figures.ts';
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 7);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 60);
@@ -69,9 +71,6 @@ const gatewayOptions = (quota: CpuQuota | null): GatewayOptions => ({
   showStdout: process.env.BENCH_GATEWAY_STDOUT === '1',
 });
 
-const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits }) : String(n));
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function writeBytes(pid: number): number {
   return Number(/^write_bytes: (\d+)/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0);
