@@ -18,6 +18,7 @@
 //   BENCH_NIGHT_PI_CORE=1                the gateway on the Pi core (bench/cpu-quota.ts) at the dashboard's own rates: the
 //                                        default 5 s sampling, each phone polling every 15 s. What a night's phones cost the
 //                                        event loop there: every sample's longest delay and p99
+//   BENCH_NIGHT_PI_CORE=rates            those rates at full speed (with BENCH_CPU_PROF: what the quota stretches)
 //   BENCH_NODE_FLAGS="--flag ..."       more node flags for the gateway (a preload of bench/diagnostics/)
 //   BENCH_CPU_PROF=<dir>                 the gateway writes a V8 .cpuprofile there when it stops
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -31,12 +32,14 @@ import { startMosquitto } from '../tests/support/mosquitto.ts';
 import { TestSocket } from '../tests/support/ws.ts';
 import { metricValue, scrapeMetrics, signUp, startGateway } from './compiled-gateway.ts';
 import { createCpuQuota, keepOffGatewayCpus, piCoreAvailable } from './cpu-quota.ts';
-import { sampleProc } from './proc-stats.ts';
+import { mainThreadCpuSeconds, sampleProc } from './proc-stats.ts';
 import { fmt, median } from './figures.ts';
 
 const MINUTES = Number(process.env.BENCH_NIGHT_MIN ?? 20);
 const WARMUP_MINUTES = Number(process.env.BENCH_NIGHT_WARMUP_MIN ?? 3);
-const PI_CORE = process.env.BENCH_NIGHT_PI_CORE === '1';
+/** `rates`: the Pi core's rates at full speed, for a profile of what the quota then stretches. */
+const PI_CORE = process.env.BENCH_NIGHT_PI_CORE === '1' || process.env.BENCH_NIGHT_PI_CORE === 'rates';
+const QUOTA = process.env.BENCH_NIGHT_PI_CORE === '1';
 const PHONES = 6;
 /** Seven times the dashboard's 15 s poll at full speed (growth sooner); its own rate on the Pi core. */
 const PHONE_POLL_MS = PI_CORE ? 15_000 : 2_000;
@@ -64,18 +67,27 @@ interface Sample {
   threads: number;
   dataDirMb: number;
   cpuSeconds: number;
+  /** Of which the main thread's: the event loop's own work. */
+  mainThreadCpuSeconds: number;
   loopMaxMs: number;
   loopP99Ms: number;
+  /** Sampling ticks so far and their summed duration (reads, storing, what listens to the tick). */
+  ticks: number;
+  tickSeconds: number;
+  scavenges: number;
 }
 
 /** `Mark-Compact 21.7 (25.1) -> 18.6 (24.0) MB` in --trace-gc's lines: the heap after a full collection. */
 const FULL_GC = /\[(\d+):(0x[0-9a-f]+)\]\s+\d+ ms: Mark-Compact[^>]*-> ([0-9.]+) \(/;
+
+const SCAVENGE = /\d+ ms: Scavenge\b/;
 
 /** Watches --trace-gc's lines for the main isolate's full collections (the first isolate to report is the main one). */
 function liveHeapWatcher() {
   let mainIsolate: string | null = null;
   let liveMb: number | null = null;
   let fullCollections = 0;
+  let scavenges = 0;
   return {
     onLine(line: string) {
       const isolate = /\[\d+:(0x[0-9a-f]+)\]/.exec(line)?.[1];
@@ -85,9 +97,12 @@ function liveHeapWatcher() {
         liveMb = Number(full[3]);
         fullCollections++;
       }
+      if (isolate === mainIsolate && SCAVENGE.test(line)) scavenges++;
     },
     liveMb: () => liveMb,
     fullCollections: () => fullCollections,
+    /** Young-generation collections of the main isolate: with its size fixed (v8-footprint.ts), a count of what the gateway allocates. */
+    scavenges: () => scavenges,
   };
 }
 
@@ -154,8 +169,8 @@ function perHour(points: Array<[number, number]>): number {
 }
 
 buildServerIfStale();
-if (PI_CORE && !piCoreAvailable()) throw new Error('the Pi-core run needs root and the cgroup v1 cpu controller at /sys/fs/cgroup/cpu');
-const quota = PI_CORE ? createCpuQuota('greenhouse-night') : null;
+if (QUOTA && !piCoreAvailable()) throw new Error('the Pi-core run needs root and the cgroup v1 cpu controller at /sys/fs/cgroup/cpu');
+const quota = QUOTA ? createCpuQuota('greenhouse-night') : null;
 const broker = await startMosquitto();
 // The phones and the broker are not the Pi's to run: off the gateway's CPU (cpu-quota.ts).
 if (quota) keepOffGatewayCpus('0', [process.pid, broker.pid()].filter((pid) => pid !== undefined));
@@ -200,8 +215,12 @@ try {
       threads: readdirSync(`/proc/${gateway.pid}/task`).length,
       dataDirMb: directoryMb(dataDir),
       cpuSeconds: proc.cpuSeconds,
+      mainThreadCpuSeconds: mainThreadCpuSeconds(gateway.pid),
       loopMaxMs: metricValue(metrics, 'nodejs_eventloop_lag_max_seconds') * 1000,
       loopP99Ms: metricValue(metrics, 'nodejs_eventloop_lag_p99_seconds') * 1000,
+      ticks: metricValue(metrics, 'greenhouse_sampler_tick_duration_seconds_count'),
+      tickSeconds: metricValue(metrics, 'greenhouse_sampler_tick_duration_seconds_sum'),
+      scavenges: gc.scavenges(),
     };
     samples.push(sample);
     console.log(
@@ -230,13 +249,19 @@ try {
   line('file descriptors', (s) => s.fds, '');
   line('threads', (s) => s.threads, '');
   line('data dir', (s) => s.dataDirMb, 'MB');
-  const cpuPercent = ((last.cpuSeconds - first.cpuSeconds) / ((last.atMs - first.atMs) / 1000)) * 100;
+  const settledS = (last.atMs - first.atMs) / 1000;
+  const cpuPercent = ((last.cpuSeconds - first.cpuSeconds) / settledS) * 100;
+  const mainThreadMsPerMinute = ((last.mainThreadCpuSeconds - first.mainThreadCpuSeconds) / settledS) * 60_000;
   const maxima = settled.map((s) => s.loopMaxMs);
   console.log(
-    `  CPU ${fmt(cpuPercent)} % of a core; longest event-loop delay ${fmt(Math.max(...maxima))} ms, median of the samples' longest ${fmt(median(maxima))} ms, ` +
+    `  CPU ${fmt(cpuPercent)} % of a core (the main thread ${fmt(mainThreadMsPerMinute, 0)} ms a minute); longest event-loop delay ${fmt(Math.max(...maxima))} ms, median of the samples' longest ${fmt(median(maxima))} ms, ` +
       `largest p99 ${fmt(Math.max(...settled.map((s) => s.loopP99Ms)))} ms${quota ? `; throttled by the quota ${fmt(quota.throttledMs() / 1000)} s` : ''}`,
   );
-  console.log(`  full collections of the main heap: ${gc.fullCollections()}; websocket messages to the phones: ${fmt(messages.reduce((a, b) => a + b, 0), 0)}; switches: ${switches}`);
+  const meanTickMs = ((last.tickSeconds - first.tickSeconds) / (last.ticks - first.ticks)) * 1000;
+  console.log(`  sampling ticks: ${fmt(last.ticks - first.ticks, 0)}, ${fmt(meanTickMs)} ms each on average (reads, storing and what listens to the tick)`);
+  const scavengesPerMinute = ((last.scavenges - first.scavenges) / settledS) * 60;
+  console.log(`  full collections of the main heap: ${gc.fullCollections()}; scavenges of its young generation: ${fmt(scavengesPerMinute, 1)} a minute`);
+  console.log(`  websocket messages to the phones: ${fmt(messages.reduce((a, b) => a + b, 0), 0)}; switches: ${switches}`);
   console.log(`  failed requests: ${failures.length}${failures.length ? ` (${[...new Set(failures)].slice(0, 5).join('; ')})` : ''}`);
 } finally {
   stop = true;

@@ -5,6 +5,7 @@ import { WS_CLOSE_FORBIDDEN, WS_CLOSE_TOO_MANY, WS_CLOSE_TRY_AGAIN_LATER, WS_CLO
 import type { UserRow } from '../auth/users-repo.ts';
 import type { PublicUser } from '../contract/user.ts';
 import { clientErrorOf } from '../http/errors.ts';
+import { TurnDelivery } from './turn-delivery.ts';
 
 export interface HubOptions {
   /** A client that has not authenticated by then is closed with 4401 (docs/decisions.md: 5 s). */
@@ -84,6 +85,7 @@ export class RealtimeHub {
   readonly #clients = new Set<Client>();
   readonly #handlers = new Map<string, ClientHandler>();
   readonly #options: HubOptions;
+  readonly #delivery = new TurnDelivery<Client>((client, messages) => this.#write(client, messages));
   #heartbeat: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: HubDeps) {
@@ -99,6 +101,7 @@ export class RealtimeHub {
     if (this.#heartbeat) clearInterval(this.#heartbeat);
     this.#heartbeat = null;
     for (const client of this.#clients) this.#close(client, 1001, 'Server shutting down');
+    this.#delivery.stop();
   }
 
   get clientCount(): number {
@@ -110,11 +113,16 @@ export class RealtimeHub {
     this.#handlers.set(event, handler);
   }
 
-  /** Sends an event to every authenticated socket that joined the greenhouse. */
+  /**
+   * Sends an event to every authenticated socket that joined the greenhouse: serialised once, queued
+   * for each socket and sent in a later turn of the event loop (./turn-delivery.ts).
+   */
   broadcast<E extends keyof ServerEvents>(greenhouseId: string, event: E, data: ServerEvents[E]): void {
-    const message = JSON.stringify({ event, data });
+    let message: Buffer | null = null;
     for (const client of this.#clients) {
-      if (client.session && client.greenhouses.has(greenhouseId)) this.#sendRaw(client, message);
+      if (!client.session || !client.greenhouses.has(greenhouseId)) continue;
+      message ??= Buffer.from(JSON.stringify({ event, data }));
+      this.#delivery.enqueue(client, message);
     }
   }
 
@@ -263,19 +271,28 @@ export class RealtimeHub {
     }
   }
 
+  /** A reply to one socket: queued behind what is already waiting for it, so it arrives in order. */
   #send<E extends keyof ServerEvents>(client: Client, event: E, data: ServerEvents[E]): void {
-    this.#sendRaw(client, JSON.stringify({ event, data }));
+    this.#delivery.enqueue(client, Buffer.from(JSON.stringify({ event, data })));
   }
 
-  #sendRaw(client: Client, message: string): void {
-    if (client.socket.readyState !== client.socket.OPEN) return;
-    if (client.socket.bufferedAmount > this.#options.maxBufferedBytes) {
-      this.deps.logger.warn({ bufferedBytes: client.socket.bufferedAmount }, 'dropping slow websocket client');
-      client.socket.terminate();
+  /** One socket's waiting messages, as one write to its connection. */
+  #write(client: Client, messages: Buffer[]): void {
+    const { socket } = client;
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > this.#options.maxBufferedBytes) {
+      this.deps.logger.warn({ bufferedBytes: socket.bufferedAmount }, 'dropping slow websocket client');
+      socket.terminate();
       this.#forget(client);
       return;
     }
-    client.socket.send(message);
+    const connection = connectionOf(socket);
+    connection?.cork();
+    try {
+      for (const message of messages) socket.send(message, { binary: false });
+    } finally {
+      connection?.uncork();
+    }
   }
 
   #checkHeartbeats(): void {
@@ -295,6 +312,7 @@ export class RealtimeHub {
   }
 
   #close(client: Client, code: number, reason: string): void {
+    this.#delivery.flush(client);
     try {
       client.socket.close(code, reason);
     } catch {
@@ -304,8 +322,21 @@ export class RealtimeHub {
   }
 
   #forget(client: Client): void {
+    this.#delivery.forget(client);
     for (const timer of client.timers) clearTimeout(timer);
     client.timers = [];
     this.#clients.delete(client);
   }
+}
+
+/**
+ * The TCP or TLS connection under a `ws` socket (`ws` keeps it as `_socket` and has no public handle
+ * on it), corked while a batch of frames is written so they leave in one system call instead of one
+ * each. Null when it is not there (a stand-in socket): the frames are then written one by one.
+ */
+function connectionOf(socket: WebSocket): { cork(): void; uncork(): void } | null {
+  const connection = (socket as unknown as { _socket?: { cork?: unknown; uncork?: unknown } })._socket;
+  return connection && typeof connection.cork === 'function' && typeof connection.uncork === 'function'
+    ? (connection as { cork(): void; uncork(): void })
+    : null;
 }

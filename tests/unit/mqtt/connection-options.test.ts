@@ -28,4 +28,38 @@ describe('dialling the broker', () => {
     expect(dialled[0]!.writeCache).toBe(false);
     void connection.close();
   });
+
+  it('publishes in a later turn than the push, a retained state pushed twice in that turn once', async () => {
+    const published: Array<{ topic: string; payload: string }> = [];
+    const client = Object.assign(new EventEmitter(), {
+      endAsync: async () => {},
+      publish: (topic: string, payload: string, _options: unknown, done?: (err?: Error) => void) => {
+        published.push({ topic, payload });
+        done?.();
+      },
+    });
+    const connection = new MqttConnection({
+      url: 'mqtt://127.0.0.1:1',
+      clientId: 'greenhouse-test-0001',
+      statusTopic: 'greenhouse/test/status',
+      eventLimit: 10,
+      connect: () => client as unknown as MqttClient,
+      timers: new SystemClock(),
+      logger: pino({ level: 'silent' }),
+    });
+    connection.open();
+    client.emit('connect');
+    published.length = 0;
+
+    connection.push('greenhouse/test/sensors/state', '{"temperature":20}', true);
+    connection.push('greenhouse/test/alerts', '{"event":"newAlert"}', false);
+    connection.push('greenhouse/test/sensors/state', '{"temperature":21}', true);
+    expect(published).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(published).toEqual([
+      { topic: 'greenhouse/test/alerts', payload: '{"event":"newAlert"}' },
+      { topic: 'greenhouse/test/sensors/state', payload: '{"temperature":21}' },
+    ]);
+    void connection.close();
+  });
 });

@@ -12,8 +12,8 @@ class FakeSocket extends EventEmitter {
   sent: string[] = [];
   terminated = false;
   closedWith: number | null = null;
-  send(message: string) {
-    this.sent.push(message);
+  send(message: Buffer | string) {
+    this.sent.push(String(message));
   }
   ping() {}
   terminate() {
@@ -24,6 +24,11 @@ class FakeSocket extends EventEmitter {
     this.closedWith = code;
     this.readyState = 3;
   }
+}
+
+/** The hub sends in later turns of the event loop, one socket per turn: enough turns for every socket here. */
+async function delivered(turns = 10): Promise<void> {
+  for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 const account = { id: 1, username: 'u', role: 'operator', tokenVersion: 0 } as UserRow;
@@ -40,7 +45,7 @@ function makeHub() {
 }
 
 describe('RealtimeHub', () => {
-  it('drops a slow client instead of buffering without bound', () => {
+  it('drops a slow client instead of buffering without bound', async () => {
     const hub = makeHub();
     const slow = new FakeSocket();
     const fast = new FakeSocket();
@@ -48,8 +53,10 @@ describe('RealtimeHub', () => {
     hub.accept(fast as never, 'good');
     slow.emit('message', Buffer.from(JSON.stringify({ event: 'join-greenhouse', data: 'gh' })), false);
     fast.emit('message', Buffer.from(JSON.stringify({ event: 'join-greenhouse', data: 'gh' })), false);
+    await delivered();
     slow.bufferedAmount = 5000;
     hub.broadcast('gh', 'deviceRemoved', { greenhouseId: 'gh', deviceId: 'x' });
+    await delivered();
     expect(slow.terminated).toBe(true);
     expect(fast.sent.some((m) => m.includes('deviceRemoved'))).toBe(true);
     expect(hub.clientCount).toBe(1);
@@ -65,7 +72,7 @@ describe('RealtimeHub', () => {
       throw new HttpError(409, 'Maintenance mode');
     });
     socket.emit('message', Buffer.from(JSON.stringify({ event: 'device-control', data: { deviceId: 'a' } })), false);
-    await new Promise((r) => setImmediate(r));
+    await delivered();
     const last = JSON.parse(socket.sent.at(-1)!);
     expect(last).toEqual({ event: 'error', data: { event: 'device-control', status: 409, message: 'Maintenance mode' } });
     hub.stop();
@@ -98,5 +105,53 @@ describe('RealtimeHub', () => {
     expect(sockets[1]!.closedWith).toBe(4401);
     expect(hub.clientCount).toBe(2);
     hub.stop();
+  });
+
+  it('sends outside the turn that raised the events, one socket per turn, each socket in order', async () => {
+    const hub = makeHub();
+    const sockets = [new FakeSocket(), new FakeSocket(), new FakeSocket()];
+    for (const socket of sockets) {
+      hub.accept(socket as never, 'good');
+      socket.emit('message', Buffer.from(JSON.stringify({ event: 'join-greenhouse', data: 'gh' })), false);
+    }
+    await delivered();
+    for (const socket of sockets) socket.sent = [];
+
+    hub.broadcast('gh', 'deviceRemoved', { greenhouseId: 'gh', deviceId: 'first' });
+    hub.broadcast('gh', 'deviceRemoved', { greenhouseId: 'gh', deviceId: 'second' });
+    // A reply queued after the broadcasts does not overtake them.
+    sockets[1]!.emit('message', Buffer.from('not json'), false);
+    expect(sockets.map((s) => s.sent.length)).toEqual([0, 0, 0]);
+
+    await delivered(1);
+    expect(sockets.map((s) => s.sent.length)).toEqual([2, 0, 0]);
+    await delivered(1);
+    expect(sockets.map((s) => s.sent.length)).toEqual([2, 3, 0]);
+    await delivered(1);
+    expect(sockets.map((s) => s.sent.length)).toEqual([2, 3, 2]);
+    const events = sockets[1]!.sent.map((m) => JSON.parse(m) as { event: string; data: { deviceId?: string } });
+    expect(events.map((e) => e.data.deviceId ?? e.event)).toEqual(['first', 'second', 'error']);
+    hub.stop();
+  });
+
+  it('delivers what waits for a socket before closing it, and drops what waited for a socket that went', async () => {
+    const hub = makeHub();
+    const closing = new FakeSocket();
+    const gone = new FakeSocket();
+    for (const socket of [closing, gone]) {
+      hub.accept(socket as never, 'good');
+      socket.emit('message', Buffer.from(JSON.stringify({ event: 'join-greenhouse', data: 'gh' })), false);
+    }
+    await delivered();
+    closing.sent = [];
+    gone.sent = [];
+    hub.broadcast('gh', 'deviceRemoved', { greenhouseId: 'gh', deviceId: 'x' });
+    gone.readyState = 3;
+    gone.emit('close');
+    hub.stop();
+    expect(closing.sent.map((m) => (JSON.parse(m) as { event: string }).event)).toEqual(['deviceRemoved']);
+    expect(closing.closedWith).toBe(1001);
+    await delivered();
+    expect(gone.sent).toEqual([]);
   });
 });
