@@ -114,10 +114,18 @@ function directoryMb(dir: string): number {
   return bytes / MB;
 }
 
-/** A phone on the Now screen: its websocket open, the screen's polls, the charts and a device log now and then. */
-async function phone(url: string, token: string, deviceId: string, stopped: () => boolean, failures: string[]): Promise<number> {
+/**
+ * A phone on the Now screen: its websocket open, the screen's polls, the charts and a device log now and
+ * then. Resolves once its socket has joined (the gateway holds at most four sockets from one address
+ * before they authenticate: six opened in the same instant would be refused), with the phone's night.
+ */
+async function phone(url: string, token: string, deviceId: string, stopped: () => boolean, failures: string[]): Promise<{ night: Promise<number> }> {
   const socket = new TestSocket(url);
   await socket.join(token, GREENHOUSE);
+  return { night: phoneNight(socket, url, token, deviceId, stopped, failures) };
+}
+
+async function phoneNight(socket: TestSocket, url: string, token: string, deviceId: string, stopped: () => boolean, failures: string[]): Promise<number> {
   const http = httpClient(url);
   const get = async (path: string) => {
     const res = await http.get(path, token);
@@ -199,7 +207,8 @@ try {
   const fan = devices.find((d) => d.deviceType === 'FAN') ?? devices[0]!;
 
   const startedMs = Date.now();
-  const phones = Array.from({ length: PHONES }, () => phone(gateway.url, token, fan.deviceId, stopped, failures));
+  const phones: Array<Promise<number>> = [];
+  for (let i = 0; i < PHONES; i++) phones.push((await phone(gateway.url, token, fan.deviceId, stopped, failures)).night);
   const switching = operator(http, token, fan.deviceId, stopped, failures);
   const samples: Sample[] = [];
   while (Date.now() - startedMs < MINUTES * 60_000) {

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
+import helmet from 'helmet';
 import type { AppContext } from './context.ts';
 import type { Feature } from './features.ts';
 import { handleError, HttpError } from './http/errors.ts';
@@ -64,6 +64,16 @@ export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Pr
     forceCloseConnections: true,
     // Each route's schema is compiled on its first use, or comes from the build (http/lazy-schema-compilers.ts).
     schemaController: lazySchemaController(schemaCompilers),
+    // Not two info lines for every request: six phones polling make a hundred thousand a day in the
+    // journal, on the SD card, each serialised on the event loop. One debug line instead (below);
+    // errors are logged by the error handler.
+    disableRequestLogging: true,
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    if (ctx.logger.isLevelEnabled('debug')) {
+      request.log.debug({ method: request.method, url: request.url, statusCode: reply.statusCode, responseTimeMs: Math.round(reply.elapsedTime) }, 'request');
+    }
+    done();
   });
   // Beyond this many open connections Node drops new ones at accept, before they cost a file descriptor
   // each for long: health and sign-in stay reachable for the rest.
@@ -86,7 +96,10 @@ export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Pr
     }
     return hosts.names;
   }));
-  await app.register(fastifyHelmet, { contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES }, strictTransportSecurity: false, frameguard: { action: 'deny' } });
+  // Built once: @fastify/helmet built Helmet's middleware again for every request, parsing the policy
+  // each time (docs/performance.md, "A night on the gateway").
+  const securityHeaders = helmet({ contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES }, strictTransportSecurity: false, frameguard: { action: 'deny' } });
+  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (err) => done(err as Error | undefined)));
 
   await app.register(fastifyRateLimit, {
     global: false,

@@ -54,6 +54,7 @@ export interface AlertsRepoDeps {
 /** Storage of alerts for one greenhouse. Times come from the injected clock, not SQLite's. */
 export class AlertsRepo {
   #activeByCause: { all(): Array<{ id: number; causeKey: string | null; severity: Severity }> } | null = null;
+  readonly #listStatements = new Map<string, { all(values: Record<string, unknown>): AlertRow[] }>();
   /** The active alerts with a cause, kept until anything is written (read by every sampling tick). */
   readonly #activeWithCause: () => ReadonlyArray<Readonly<ActiveAlertView>>;
 
@@ -87,16 +88,32 @@ export class AlertsRepo {
   }
 
   list(filter: AlertFilter): AlertRow[] {
+    const shape = `${filter.status ?? 'any'}/${filter.severity === undefined ? 'any' : 'one'}`;
+    let statement = this.#listStatements.get(shape);
+    if (!statement) {
+      statement = this.#prepareList(filter);
+      this.#listStatements.set(shape, statement);
+    }
+    // Placeholders are bound as given: is_resolved's stored form is 0 or 1.
+    return statement.all({ resolved: filter.status === 'resolved' ? 1 : 0, severity: filter.severity ?? null, limit: filter.limit });
+  }
+
+  /**
+   * The list's query for one shape of filter, prepared once: every phone on the Now screen asks for the
+   * active alerts at each poll, and building the query through drizzle each time was most of what that
+   * answer allocated (docs/performance.md, "A night on the gateway").
+   */
+  #prepareList(filter: AlertFilter) {
     const conditions = [eq(alerts.greenhouseId, this.deps.greenhouseId)];
-    if (filter.status) conditions.push(eq(alerts.isResolved, filter.status === 'resolved'));
-    if (filter.severity) conditions.push(eq(alerts.severity, filter.severity));
+    if (filter.status) conditions.push(eq(alerts.isResolved, sql.placeholder('resolved')));
+    if (filter.severity) conditions.push(eq(alerts.severity, sql.placeholder('severity')));
     return this.deps.db
       .select()
       .from(alerts)
       .where(and(...conditions))
       .orderBy(desc(alerts.createdAt), desc(alerts.id))
-      .limit(filter.limit)
-      .all();
+      .limit(sql.placeholder('limit'))
+      .prepare();
   }
 
   /** Updates an active alert's severity and message in place (escalation); undefined when not active. */

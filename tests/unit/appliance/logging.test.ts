@@ -27,4 +27,28 @@ describe('appliance logger', () => {
     expect(text).toContain('[redacted]');
     expect(text).toContain('"username":"ann"');
   });
+
+  it('censors secrets at any depth, in arrays and on errors, without changing what was logged', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const app = Fastify({ logger: { ...applianceLoggerOptions({ LOG_LEVEL: 'info' }), stream } });
+    const settings = { a: { b: { c: { d: { smtp: { host: 'mail', pass: 'deep-secret' } } } } } };
+    const failure = Object.assign(new Error('broker refused'), { options: { password: 'err-secret', host: 'broker' } });
+    app.log.info({ settings, channels: [{ kind: 'ntfy', token: 'array-secret' }] }, 'settings');
+    app.log.error({ err: failure }, 'mqtt failed');
+    await app.close();
+    const text = lines.join('');
+    for (const secret of ['deep-secret', 'array-secret', 'err-secret']) expect(text).not.toContain(secret);
+    const errorLine = JSON.parse(lines[1]!) as { err: { type: string; message: string; stack: string; options: { host: string } } };
+    expect(errorLine.err).toMatchObject({ type: 'Error', message: 'broker refused', options: { host: 'broker', password: '[redacted]' } });
+    expect(errorLine.err.stack).toContain('broker refused');
+    // The application's own objects keep their values.
+    expect(settings.a.b.c.d.smtp.pass).toBe('deep-secret');
+    expect(failure.options.password).toBe('err-secret');
+  });
 });
