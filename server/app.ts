@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
 import helmet from 'helmet';
@@ -67,7 +67,7 @@ export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Pr
     // Not two info lines for every request: six phones polling make a hundred thousand a day in the
     // journal, on the SD card, each serialised on the event loop. One debug line instead (below);
     // errors are logged by the error handler.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
   app.addHook('onResponse', (request, reply, done) => {
     if (ctx.logger.isLevelEnabled('debug')) {
