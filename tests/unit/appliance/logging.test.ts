@@ -3,16 +3,21 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { applianceLoggerOptions } from '../../../server/appliance/logging.ts';
 
+/** A Fastify app logging through the appliance's options into `lines`. */
+function appLoggingAtInfo() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { app: Fastify({ logger: { ...applianceLoggerOptions({ LOG_LEVEL: 'info' }), stream } }), lines };
+}
+
 describe('appliance logger', () => {
   it('censors tokens, passwords and the SMTP password wherever they are logged', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
-    const app = Fastify({ logger: { ...applianceLoggerOptions({ LOG_LEVEL: 'info' }), stream } });
+    const { app, lines } = appLoggingAtInfo();
     app.log.info({ req: { headers: { authorization: 'Bearer eyJsecret' } } }, 'request');
     app.log.info({ body: { username: 'ann', password: 'hunter22', newPassword: 'n3w-pass', currentPassword: 'old-pass' } }, 'body');
     app.log.info({ config: { smtp: { host: 'mail', pass: 'smtp-secret' } }, token: 'tok-secret' }, 'config');
@@ -29,14 +34,7 @@ describe('appliance logger', () => {
   });
 
   it('censors secrets at any depth, in arrays and on errors, without changing what was logged', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
-    const app = Fastify({ logger: { ...applianceLoggerOptions({ LOG_LEVEL: 'info' }), stream } });
+    const { app, lines } = appLoggingAtInfo();
     const settings = { a: { b: { c: { d: { smtp: { host: 'mail', pass: 'deep-secret' } } } } } };
     const failure = Object.assign(new Error('broker refused'), { options: { password: 'err-secret', host: 'broker' } });
     app.log.info({ settings, channels: [{ kind: 'ntfy', token: 'array-secret' }] }, 'settings');
