@@ -38,13 +38,6 @@ export class TurnDelivery<Target> {
     this.#pending.delete(target);
   }
 
-  /** Messages waiting, over all sockets (for tests and metrics). */
-  get waiting(): number {
-    let count = 0;
-    for (const messages of this.#pending.values()) count += messages.length;
-    return count;
-  }
-
   stop(): void {
     if (this.#scheduled) clearImmediate(this.#scheduled);
     this.#scheduled = null;
