@@ -38,18 +38,18 @@ import { fmt, median } from './figures.ts';
 const MINUTES = Number(process.env.BENCH_NIGHT_MIN ?? 20);
 const WARMUP_MINUTES = Number(process.env.BENCH_NIGHT_WARMUP_MIN ?? 3);
 /** `rates`: the Pi core's rates at full speed, for a profile of what the quota then stretches. */
-const PI_CORE = process.env.BENCH_NIGHT_PI_CORE === '1' || process.env.BENCH_NIGHT_PI_CORE === 'rates';
+const PI_CORE_RATES = process.env.BENCH_NIGHT_PI_CORE === '1' || process.env.BENCH_NIGHT_PI_CORE === 'rates';
 const QUOTA = process.env.BENCH_NIGHT_PI_CORE === '1';
 const PHONES = 6;
 /** Seven times the dashboard's 15 s poll at full speed (growth sooner); its own rate on the Pi core. */
-const PHONE_POLL_MS = PI_CORE ? 15_000 : 2_000;
+const PHONE_POLL_MS = PI_CORE_RATES ? 15_000 : 2_000;
 /** Five times the default interval at full speed; the default (5 s) on the Pi core. */
-const SAMPLING_INTERVAL_S = PI_CORE ? 5 : 1;
+const SAMPLING_INTERVAL_S = PI_CORE_RATES ? 5 : 1;
 /**
  * Each phone loads the charts, the alert list and a device log this often at full speed (more code paths
  * to grow in); on the Pi core the phones stay on the Now screen all night, as a grower's would.
  */
-const CHARTS_EVERY_MS = PI_CORE ? Number.POSITIVE_INFINITY : 60_000;
+const CHARTS_EVERY_MS = PI_CORE_RATES ? Number.POSITIVE_INFINITY : 60_000;
 const SWITCH_EVERY_MS = 40_000;
 const SAMPLE_EVERY_MS = 30_000;
 const GREENHOUSE = 'greenhouse-001';

@@ -133,6 +133,12 @@ export class MqttConnection {
     if (this.#reconnectTimer) this.#options.timers.clearTimeout(this.#reconnectTimer);
     this.#reconnectTimer = null;
     this.#nextAttemptAtMs = null;
+    // What was pushed before the close (the outputs' safe states at shutdown) goes out first.
+    if (this.#pumpSoon !== null) {
+      clearImmediate(this.#pumpSoon);
+      this.#pumpSoon = null;
+      this.#pump();
+    }
     const client = this.#client;
     this.#client = null;
     if (!client) return;

@@ -1,9 +1,9 @@
 /**
  * Messages for sockets, delivered one socket per turn of the event loop (docs/performance.md, "A night
  * on the gateway"). A sampling tick raises a handful of events, each for every phone: sent at once,
- * they are one long stretch of the tick's own turn (on a Pi core, hundreds of milliseconds with six
- * phones), while the safety timers and the next reads wait behind it. Queued here, the tick ends
- * when its control work ends, and each socket's share goes in its own later turn, as one write.
+ * they are a write per event per phone inside the tick's own turn (a fifth of the tick with six
+ * phones), while the safety timers wait behind it. Queued here, the tick's turn ends when its control
+ * work ends, and each socket's share goes in its own later turn, as one write.
  *
  * A socket's messages leave in the order they were queued; sockets are served in the order their
  * first waiting message came.

@@ -62,4 +62,33 @@ describe('dialling the broker', () => {
     ]);
     void connection.close();
   });
+
+  it('publishes what was pushed before it closes: the last states at shutdown are not left behind', async () => {
+    const published: string[] = [];
+    const client = Object.assign(new EventEmitter(), {
+      connected: true,
+      endAsync: async () => {},
+      publish: (topic: string, _payload: string, _options: unknown, done?: (err?: Error) => void) => {
+        published.push(topic);
+        done?.();
+      },
+    });
+    const connection = new MqttConnection({
+      url: 'mqtt://127.0.0.1:1',
+      clientId: 'greenhouse-test-0001',
+      statusTopic: 'greenhouse/test/status',
+      eventLimit: 10,
+      connect: () => client as unknown as MqttClient,
+      timers: new SystemClock(),
+      logger: pino({ level: 'silent' }),
+    });
+    connection.open();
+    client.emit('connect');
+    published.length = 0;
+
+    // Outputs go safe at shutdown, then the connection closes in the same turn.
+    connection.push('greenhouse/test/devices/heater-1/state', 'OFF', true);
+    await connection.close();
+    expect(published).toEqual(['greenhouse/test/devices/heater-1/state', 'greenhouse/test/status']);
+  });
 });
