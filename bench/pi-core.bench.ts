@@ -11,6 +11,7 @@
 //   BENCH_ONLY=history                   history reads and six Last Week loads only (no idle, previews, export, MQTT)
 //   BENCH_ONLY=idle                      cold start, the daily backup and the idle window only (bytes written)
 //   BENCH_ONLY=load                      no idle window: history, Last Week, previews, export, MQTT burst
+//   BENCH_ONLY=previews                  the two 168 h rule previews only (A/B runs of what their window holds)
 //   BENCH_ONLY=start                     cold start only, BENCH_STARTS times (default 5): median, fastest, slowest
 //   BENCH_ONLY=catch-up                  the week as raw rows only (a restore, an import, an upgrade from before the
 //                                        rollups): six Now screens polling the newest readings while the rollups catch up
@@ -51,8 +52,9 @@ const ONLY_HISTORY = process.env.BENCH_ONLY === 'history';
 const ONLY_IDLE = process.env.BENCH_ONLY === 'idle';
 const ONLY_START = process.env.BENCH_ONLY === 'start';
 const ONLY_CATCH_UP = process.env.BENCH_ONLY === 'catch-up';
+const ONLY_PREVIEWS = process.env.BENCH_ONLY === 'previews';
 const STARTS = Number(process.env.BENCH_STARTS ?? 5);
-const SKIP_IDLE = ONLY_HISTORY || process.env.BENCH_ONLY === 'load';
+const SKIP_IDLE = ONLY_HISTORY || ONLY_PREVIEWS || process.env.BENCH_ONLY === 'load';
 const QUOTA_ONLY = process.env.BENCH_QUOTA_ONLY === '1';
 const FULL_ONLY = process.env.BENCH_FULL_ONLY === '1';
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
@@ -164,7 +166,7 @@ async function runOnce(template: string, broker: Broker, quota: CpuQuota | null)
     const token = await signUp(http, dataDir);
 
     if (!SKIP_IDLE) await idleFigures(gateway.pid, dataDir, figures, http, token);
-    if (!ONLY_IDLE) await historyFigures(gateway.url, http, token, figures);
+    if (!ONLY_IDLE && !ONLY_PREVIEWS) await historyFigures(gateway.url, http, token, figures);
     if (!ONLY_HISTORY && !ONLY_IDLE) await heavyFigures(gateway.pid, gateway.url, http, token, broker, figures);
     if (quota) figures['throttled by the quota s'] = quota.throttledMs() / 1000;
     if (background) {
@@ -356,6 +358,7 @@ async function heavyFigures(pid: number, url: string, http: HttpClient, token: s
   figures['two 168 h previews: loop p99 ms'] = previews.p99Ms;
   figures['two 168 h previews: wall ms'] = previews.wallMs;
   figures['two 168 h previews: peak RSS MB'] = previewsRss.stop() / 2 ** 20;
+  if (ONLY_PREVIEWS) return;
 
   let exportBytes = 0;
   const exportRss = peakRssOf(pid);

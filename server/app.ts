@@ -80,6 +80,12 @@ export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Pr
   app.server.maxConnections = limits.connectionsTotal;
   capConnectionsPerAddress(app.server, limits.connectionsPerAddress);
   app.decorate('compileAllSchemas', schemaCompilers.compileAll);
+  // A route's first request waits while its schemas are made, one per turn (http/lazy-schema-compilers.ts).
+  app.addHook('preValidation', (request, _reply, done) => {
+    const ready = schemaCompilers.prepareRoute(request.routeOptions.method, request.routeOptions.url);
+    if (ready === null) done();
+    else ready.then(() => done(), done);
+  });
   app.addHook('onRoute', strictEmptyBodies);
   app.setErrorHandler(handleError);
   // Answers about accounts, devices and readings are never kept by a browser or a proxy: every /api

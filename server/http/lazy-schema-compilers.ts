@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type fastJsonStringifyType from 'fast-json-stringify';
 import type { FastifySchemaCompiler, FastifySerializerCompiler, FastifyServerOptions } from 'fastify';
+import { nextTurn } from '../history/turn-taking.ts';
 import { compiledSchema, precompiledSchemaCode } from './precompiled-schemas.ts';
 import { serializerSchema } from './serializer-schema.ts';
 
@@ -22,6 +23,13 @@ import { serializerSchema } from './serializer-schema.ts';
  * that are then replaced. In the compiled gateway every schema's code comes from the build, and those
  * libraries are loaded only if a schema the build did not see turns up (fast-json-stringify here, Ajv in
  * validation.ts): about 400 kB of JavaScript less compiled at every start (docs/performance.md).
+ *
+ * A first use is still main-thread work: for the rule preview's body, loading the generated code took
+ * 3-5 ms at full speed and its first call (V8 compiling the function) 2-5 ms more, eight times that on a
+ * Pi core, all in the turn of the route's first request with the request's own work. So the first request
+ * of a route waits while what it will need (its validators, its success serializers) is loaded and then
+ * called once, each step in a turn of the event loop of its own (`prepareRoute`, called from a
+ * preValidation hook in server/app.ts): sampling and the safety timers run in between.
  */
 
 declare module 'fastify' {
@@ -40,6 +48,13 @@ export interface LazySchemaCompilers {
   serializerCompiler: FastifySerializerCompiler<unknown>;
   /** Compiles every route schema not compiled yet; throws what a schema that cannot compile throws. */
   compileAll(): void;
+  /**
+   * Makes what a request to this route needs and is still waiting (its validators, its 2xx
+   * serializers), one per turn of the event loop; null when nothing waits, as after its first request.
+   * `method` and `url` are the route's own (Fastify's `request.routeOptions`). A schema that cannot
+   * compile is left waiting, to throw where the request uses it, as before.
+   */
+  prepareRoute(method: unknown, url: string | undefined): Promise<void> | null;
 }
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
@@ -60,24 +75,38 @@ export function lazySchemaController(compilers: LazySchemaCompilers): FastifySer
 
 const requireHere = createRequire(import.meta.url);
 
+/** The key a route's schemas are kept under: Fastify hands the compilers and the request the same two values. */
+const routeKey = (method: unknown, url: unknown) => `${String(method)} ${String(url)}`;
+
 export function createLazySchemaCompilers(compileValidator: FastifySchemaCompiler<unknown>): LazySchemaCompilers {
   const waiting = new Set<() => unknown>();
-  /** A compiled value made on first call, waiting in `waiting` until then. */
-  const onFirstUse = <T>(compile: () => T): (() => T) => {
+  /** What each route's requests need that is still waiting. */
+  const waitingByRoute = new Map<string, Set<() => unknown>>();
+  const preparing = new Map<string, Promise<void>>();
+  /** A compiled value made on first call, waiting in `waiting` (and under `route`, if given) until then. */
+  const onFirstUse = <T>(compile: () => T, route?: string): (() => T) => {
     let compiled: { value: T } | undefined;
     const get = () => {
       if (!compiled) {
         compiled = { value: compile() };
         waiting.delete(get);
+        const ofRoute = route === undefined ? undefined : waitingByRoute.get(route);
+        ofRoute?.delete(get);
+        if (ofRoute?.size === 0) waitingByRoute.delete(route!);
       }
       return compiled.value;
     };
     waiting.add(get);
+    if (route !== undefined) {
+      const ofRoute = waitingByRoute.get(route) ?? new Set();
+      ofRoute.add(get);
+      waitingByRoute.set(route, ofRoute);
+    }
     return get;
   };
 
   const validatorCompiler: FastifySchemaCompiler<unknown> = (route) => {
-    const validator = onFirstUse(() => compileValidator(route) as AjvValidate);
+    const validator = onFirstUse(() => compileValidator(route) as AjvValidate, routeKey(route.method, route.url));
     const validate = ((data: unknown, dataContext?: unknown) =>
       (validator() as (data: unknown, dataContext?: unknown) => ReturnType<Validate>)(data, dataContext)) as AjvValidate;
     // Fastify reads both from the function it was given: `schemaEnv` (an Ajv validator, which is then
@@ -93,6 +122,8 @@ export function createLazySchemaCompilers(compileValidator: FastifySchemaCompile
   // fast-json-stringify as Fastify's default serializer compiler calls it (no shared schemas are added
   // with addSchema here); in the compiled gateway, its code generated at build time (precompiled-schemas.ts).
   const serializerCompiler: FastifySerializerCompiler<unknown> = (route) => {
+    // A success's serializer is made before the route's first request runs; an error's when one is sent.
+    const success = String(route.httpStatus).startsWith('2');
     const serializer = onFirstUse(() => {
       // Unions of scalars serialized by type, not by inline validators (serializer-schema.ts).
       const schema = serializerSchema(route.schema);
@@ -102,11 +133,41 @@ export function createLazySchemaCompilers(compileValidator: FastifySchemaCompile
       const typed = schema as Parameters<typeof fastJsonStringifyType>[0];
       compiledSchema('response', schema, () => fastJsonStringify(typed, { mode: 'standalone', inlineValidators: true }) as unknown as string);
       return fastJsonStringify(typed);
-    });
+    }, success ? routeKey(route.method, route.url) : undefined);
     return (data) => serializer()(data);
   };
   const compileAll = () => {
     for (const compile of [...waiting]) compile();
   };
-  return { validatorCompiler, serializerCompiler, compileAll };
+  const prepareRoute = (method: unknown, url: string | undefined): Promise<void> | null => {
+    const key = routeKey(method, url);
+    const pending = waitingByRoute.get(key);
+    if (!pending) return null;
+    let ready = preparing.get(key);
+    if (!ready) {
+      ready = (async () => {
+        for (const compile of [...pending]) {
+          await nextTurn();
+          let made: unknown;
+          try {
+            made = compile();
+          } catch {
+            // Left waiting: the request's validation or reply throws it, and the error handler answers.
+            continue;
+          }
+          // V8 compiles a function's body at its first call, as long again as loading it for a large
+          // validator: that too in a turn of its own. Called with nothing, it only refuses or throws.
+          await nextTurn();
+          try {
+            (made as (data: unknown) => unknown)(undefined);
+          } catch {
+            // A serializer throws for a missing object: it is compiled all the same.
+          }
+        }
+      })().finally(() => preparing.delete(key));
+      preparing.set(key, ready);
+    }
+    return ready;
+  };
+  return { validatorCompiler, serializerCompiler, compileAll, prepareRoute };
 }

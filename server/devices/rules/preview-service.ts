@@ -2,6 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Clock } from '../../../common/clock.ts';
 import type { AutomationPreview, AutomationRules } from '../../contract/device.ts';
 import { startModuleWorker } from '../../db/worker.ts';
+import { TurnTaking } from '../../history/turn-taking.ts';
 import { busy, notFound } from '../../domain/errors.ts';
 import type { SettingsService } from '../../settings/settings-service.ts';
 import type { DevicesRepo } from '../devices-repo.ts';
@@ -33,7 +34,11 @@ export interface PreviewServiceDeps {
   limits?: PreviewLimits;
   /** The climate program now (docs/climate.md), replayed for devices that follow it; null without one. */
   climateProgram?: () => ClimateProgram | null;
+  /** Starts the preview's worker thread (a test's stand-in; the gateway's is preview-worker.ts). */
+  startWorker?: (data: { dbPath: string; greenhouseId: string; job: PreviewJob }) => Worker;
 }
+
+const startPreviewWorker = (data: { dbPath: string; greenhouseId: string; job: PreviewJob }): Worker => startModuleWorker(import.meta.url, 'preview-worker', data);
 
 export interface PreviewRequest {
   deviceId: string;
@@ -67,6 +72,15 @@ export class PreviewService {
   readonly #runningByAccount = new Map<number, number>();
   readonly #workers = new Set<Worker>();
   readonly #counts: PreviewCounts = { running: 0, completed: 0, cancelled: 0, refused: 0 };
+  /**
+   * Workers are started one per turn of the event loop: starting one is about 2.5 ms of main-thread work
+   * at full speed (a thread, its ports, lowering its priority), and two previews asked at once started
+   * both in one turn, held from sampling and the safety timers (docs/performance.md).
+   */
+  readonly #starts = new TurnTaking();
+  /** Previews admitted whose worker waits for its turn to start (they count against the caps). */
+  #starting = 0;
+  #stopped = false;
 
   constructor(private readonly deps: PreviewServiceDeps) {
     this.#limits = deps.limits ?? DEFAULT_PREVIEW_LIMITS;
@@ -83,7 +97,7 @@ export class PreviewService {
       this.#counts.refused++;
       throw busy(`At most ${this.#limits.perAccount} rule previews per account at once: wait for the running one`);
     }
-    if (this.#workers.size >= this.#limits.total) {
+    if (this.#workers.size + this.#starting >= this.#limits.total) {
       this.#counts.refused++;
       throw busy('Too many rule previews running on the gateway: try again shortly');
     }
@@ -99,6 +113,7 @@ export class PreviewService {
 
   /** Terminates every running preview (the gateway is stopping). */
   async stop(): Promise<void> {
+    this.#stopped = true;
     await Promise.all([...this.#workers].map((worker) => worker.terminate()));
   }
 
@@ -127,14 +142,21 @@ export class PreviewService {
     };
   }
 
-  #run(job: PreviewJob, signal: AbortSignal): Promise<AutomationPreview> {
+  async #run(job: PreviewJob, signal: AbortSignal): Promise<AutomationPreview> {
+    this.#starting++;
+    const worker = await this.#starts
+      .run(() => (signal.aborted || this.#stopped ? null : (this.deps.startWorker ?? startPreviewWorker)({ dbPath: this.deps.dbPath, greenhouseId: this.deps.greenhouseId, job })))
+      .finally(() => this.#starting--);
+    if (!worker) {
+      this.#counts.cancelled++;
+      throw new Error(this.#stopped ? 'preview cancelled: the gateway is stopping' : 'preview cancelled: the client went away');
+    }
+    return this.#answerOf(worker, signal);
+  }
+
+  /** The worker's preview; it is terminated as soon as it answers, fails or the client goes away. */
+  #answerOf(worker: Worker, signal: AbortSignal): Promise<AutomationPreview> {
     return new Promise((resolve, reject) => {
-      if (signal.aborted) {
-        this.#counts.cancelled++;
-        reject(new Error('preview cancelled: the client went away'));
-        return;
-      }
-      const worker = startModuleWorker(import.meta.url, 'preview-worker', { dbPath: this.deps.dbPath, greenhouseId: this.deps.greenhouseId, job });
       this.#workers.add(worker);
       let settled = false;
       const settle = (outcome: () => void) => {
@@ -151,6 +173,7 @@ export class PreviewService {
           reject(new Error('preview cancelled: the client went away'));
         });
       signal.addEventListener('abort', cancel, { once: true });
+      if (signal.aborted) cancel();
       worker.once('message', (answer: { preview: AutomationPreview } | { error: string }) =>
         settle(() => {
           if ('error' in answer) {

@@ -20,14 +20,21 @@ function countingCompiler(): { compile: FastifySchemaCompiler<unknown>; compiled
 }
 
 /** A small app with the gateway's compilers and error handler, and two routes with body, query and response schemas. */
-async function appWith(compile: FastifySchemaCompiler<unknown>) {
+async function appWith(compile: FastifySchemaCompiler<unknown>, onHandler: () => void = () => undefined) {
   const compilers = createLazySchemaCompilers(compile);
   const app = Fastify({ schemaController: lazySchemaController(compilers) });
   app.decorate('compileAllSchemas', compilers.compileAll);
+  // As server/app.ts does: a route's first request waits for its schemas.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const ready = compilers.prepareRoute(request.routeOptions.method, request.routeOptions.url);
+    if (ready === null) done();
+    else ready.then(() => done(), done);
+  });
   app.setErrorHandler(handleError);
   const body = Type.Object({ deviceName: Type.String({ minLength: 1 }), pin: Type.Integer({ minimum: 0 }) });
   const reply = Type.Object({ name: Type.String(), pin: Type.Integer() });
   app.post('/devices', { schema: { body, response: { 200: reply } } }, async (request) => {
+    onHandler();
     const { deviceName, pin } = request.body as { deviceName: string; pin: number };
     return { name: deviceName, pin, secret: 'not in the schema' };
   });
@@ -100,5 +107,48 @@ describe('schemas compiled on first use', () => {
     await broken.ready(); // starts, as the appliance would
     expect(() => broken.compileAllSchemas()).toThrow(/not-a-type|type/);
     await broken.close();
+  });
+
+  it("makes a route's schemas before its first request runs, one per turn of the event loop, once for requests at once", async () => {
+    // A timer that counts turns of the event loop while the requests run.
+    let turn = 0;
+    let counting = true;
+    const count = () => {
+      turn++;
+      if (counting) setTimeout(count, 0);
+    };
+    setTimeout(count, 0);
+    const turnsOfCompiles: number[] = [];
+    const real = createValidatorCompiler();
+    let handlerTurn = -1;
+    const app = await appWith(
+      (route) => {
+        turnsOfCompiles.push(turn);
+        return real(route);
+      },
+      () => (handlerTurn = turn),
+    );
+    const startTurn = turn;
+    const [first, second] = await Promise.all([0, 1].map(() => app.inject({ method: 'POST', url: '/devices', payload: { deviceName: 'Pump', pin: 17 } })));
+    counting = false;
+    expect([first!.statusCode, second!.statusCode]).toEqual([200, 200]);
+    expect(first!.body).toBe('{"name":"Pump","pin":17}');
+    // One body validator for both requests, made in a later turn than the requests arrived in; the
+    // serializer of the 200 in a turn of its own after it; the handler after both.
+    expect(turnsOfCompiles).toHaveLength(1);
+    expect(turnsOfCompiles[0]).toBeGreaterThan(startTurn);
+    expect(handlerTurn).toBeGreaterThan(turnsOfCompiles[0]!);
+    await app.close();
+  });
+
+  it('has nothing to prepare once a route has been used, nor for a route it does not know', async () => {
+    const compilers = createLazySchemaCompilers(createValidatorCompiler());
+    compilers.validatorCompiler({ schema: Type.Object({ hours: Type.Integer() }), method: 'GET', url: '/history', httpPart: 'querystring' });
+    expect(compilers.prepareRoute('GET', '/nowhere')).toBeNull();
+    const ready = compilers.prepareRoute('GET', '/history');
+    expect(ready).not.toBeNull();
+    expect(compilers.prepareRoute('GET', '/history')).toBe(ready); // a second request waits for the same
+    await ready;
+    expect(compilers.prepareRoute('GET', '/history')).toBeNull();
   });
 });

@@ -83,6 +83,14 @@ async function send(method: string, path: string, body: unknown, options: Reques
   return response;
 }
 
+function parseJsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 /** Retry-After as a number of seconds (the gateway never sends a date), in ms; null when absent or not one. */
 export function retryAfterMsOf(header: string | null): number | null {
   if (header === null || !/^\d+$/.test(header.trim())) return null;
@@ -91,7 +99,16 @@ export function retryAfterMsOf(header: string | null): number | null {
 
 async function request<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<Envelope<T>> {
   const response = await send(method, path, body, options);
-  const payload = (await response.json().catch(() => null)) as Envelope<T> | null;
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (err) {
+    // The answer was cut off after its headers (the page reloading, the link lost): no answer, as when
+    // fetch itself fails. A 200 whose body never came must not read as the gateway refusing.
+    if (options.signal?.aborted) throw err;
+    throw new ApiError(NETWORK_ERROR, 0);
+  }
+  const payload = parseJsonOrNull(text) as Envelope<T> | null;
   if (!payload || typeof payload !== 'object') throw new ApiError(SERVER_ERROR, response.status);
   if (payload.success === false) {
     throw new ApiError(payload.message || SERVER_ERROR, response.status, payload, payload.message || null);
