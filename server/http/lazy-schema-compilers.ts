@@ -82,7 +82,6 @@ export function createLazySchemaCompilers(compileValidator: FastifySchemaCompile
   const waiting = new Set<() => unknown>();
   /** What each route's requests need that is still waiting. */
   const waitingByRoute = new Map<string, Set<() => unknown>>();
-  const preparing = new Map<string, Promise<void>>();
   /** A compiled value made on first call, waiting in `waiting` (and under `route`, if given) until then. */
   const onFirstUse = <T>(compile: () => T, route?: string): (() => T) => {
     let compiled: { value: T } | undefined;
@@ -139,35 +138,42 @@ export function createLazySchemaCompilers(compileValidator: FastifySchemaCompile
   const compileAll = () => {
     for (const compile of [...waiting]) compile();
   };
+  /** Makes each of `pending` in turns of its own: loaded, then called once (V8 compiles a function at its first call). */
+  const makeInTurns = async (pending: ReadonlySet<() => unknown>) => {
+    for (const compile of [...pending]) {
+      await nextTurn();
+      let made: unknown;
+      try {
+        made = compile();
+      } catch {
+        // Left waiting: the request's validation or reply throws it, and the error handler answers.
+        continue;
+      }
+      // For a large validator the first call takes as long again as loading it: that too in a turn of
+      // its own. Called with nothing, it only refuses or throws.
+      await nextTurn();
+      try {
+        (made as (data: unknown) => unknown)(undefined);
+      } catch {
+        // A serializer throws for a missing object: it is compiled all the same.
+      }
+    }
+  };
+  /** Per route being prepared: the turn the last request waiting for it goes on in. */
+  const released = new Map<string, Promise<void>>();
   const prepareRoute = (method: unknown, url: string | undefined): Promise<void> | null => {
     const key = routeKey(method, url);
     const pending = waitingByRoute.get(key);
     if (!pending) return null;
-    let ready = preparing.get(key);
-    if (!ready) {
-      ready = (async () => {
-        for (const compile of [...pending]) {
-          await nextTurn();
-          let made: unknown;
-          try {
-            made = compile();
-          } catch {
-            // Left waiting: the request's validation or reply throws it, and the error handler answers.
-            continue;
-          }
-          // V8 compiles a function's body at its first call, as long again as loading it for a large
-          // validator: that too in a turn of its own. Called with nothing, it only refuses or throws.
-          await nextTurn();
-          try {
-            (made as (data: unknown) => unknown)(undefined);
-          } catch {
-            // A serializer throws for a missing object: it is compiled all the same.
-          }
-        }
-      })().finally(() => preparing.delete(key));
-      preparing.set(key, ready);
+    let last = released.get(key);
+    if (!last) {
+      last = makeInTurns(pending);
+      void last.finally(() => released.delete(key)).catch(() => undefined);
     }
-    return ready;
+    // Requests that waited together go on one per turn, not all in the turn their schemas are ready in.
+    const mine = last.then(nextTurn);
+    released.set(key, mine);
+    return mine;
   };
   return { validatorCompiler, serializerCompiler, compileAll, prepareRoute };
 }
