@@ -9,6 +9,7 @@ import { DEFAULT_DEVICE_SETTINGS, DEFAULT_SYSTEM_SETTINGS } from '../../../serve
 import type { DevicesRepo } from '../../../server/devices/devices-repo.ts';
 import { PreviewService } from '../../../server/devices/rules/preview-service.ts';
 import type { SettingsService } from '../../../server/settings/settings-service.ts';
+import { turnCounter } from '../../support/turn-counter.ts';
 
 const FAN = { deviceId: 'fan-1', deviceType: 'FAN', powerConsumption: 40, sensorLossAction: 'off', sensorLossDutyPct: 0, flowLitresPerMinute: null, automationRules: EMPTY_RULES } as unknown as Device;
 
@@ -18,18 +19,6 @@ class FakeWorker extends EventEmitter {
     this.terminated = true;
     return Promise.resolve(1);
   }
-}
-
-/** Counts turns of the event loop (a zero timer that re-arms itself) until stopped. */
-function turnCounter() {
-  let turn = 0;
-  let counting = true;
-  const count = () => {
-    turn++;
-    if (counting) setTimeout(count, 0);
-  };
-  setTimeout(count, 0);
-  return { now: () => turn, stop: () => (counting = false) };
 }
 
 let turns: ReturnType<typeof turnCounter>;

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { handleError } from '../../../server/http/errors.ts';
 import { createLazySchemaCompilers, lazySchemaController } from '../../../server/http/lazy-schema-compilers.ts';
 import { createValidatorCompiler } from '../../../server/http/validation.ts';
+import { turnCounter } from '../../support/turn-counter.ts';
 
 /** The real validator compiler, counting what it compiles. */
 function countingCompiler(): { compile: FastifySchemaCompiler<unknown>; compiled: string[] } {
@@ -110,27 +111,20 @@ describe('schemas compiled on first use', () => {
   });
 
   it("makes a route's schemas before its first request runs, one per turn of the event loop, once for requests at once", async () => {
-    // A timer that counts turns of the event loop while the requests run.
-    let turn = 0;
-    let counting = true;
-    const count = () => {
-      turn++;
-      if (counting) setTimeout(count, 0);
-    };
-    setTimeout(count, 0);
+    const turns = turnCounter();
     const turnsOfCompiles: number[] = [];
     const real = createValidatorCompiler();
     const handlerTurns: number[] = [];
     const app = await appWith(
       (route) => {
-        turnsOfCompiles.push(turn);
+        turnsOfCompiles.push(turns.now());
         return real(route);
       },
-      () => handlerTurns.push(turn),
+      () => handlerTurns.push(turns.now()),
     );
-    const startTurn = turn;
+    const startTurn = turns.now();
     const [first, second] = await Promise.all([0, 1].map(() => app.inject({ method: 'POST', url: '/devices', payload: { deviceName: 'Pump', pin: 17 } })));
-    counting = false;
+    turns.stop();
     expect([first!.statusCode, second!.statusCode]).toEqual([200, 200]);
     expect(first!.body).toBe('{"name":"Pump","pin":17}');
     // One body validator for both requests, made in a later turn than the requests arrived in; the
