@@ -39,12 +39,24 @@ export class RecordedReadings {
   /**
    * The readings of these sensors in [fromMs, untilMs), streamed in time order (the taken_at index gives
    * the order: no sort). `step` is called once per row: a worker's pacer (server/db/worker-pacing.ts).
+   *
+   * Every row is yielded in the same object, refilled for the next: a week at 1 Hz is 600,000 rows, and an
+   * object per row was a quarter of what a preview worker allocated, each scavenge of its young generation
+   * a pause that a Pi core's quota pays for (docs/performance.md). Copy what must outlive the step.
    */
-  *between(types: readonly SensorType[], fromMs: number, untilMs: number, step: () => void = () => undefined): Generator<RecordedReading> {
+  *between(types: readonly SensorType[], fromMs: number, untilMs: number, step: () => void = () => undefined): Generator<Readonly<RecordedReading>> {
     const rows = this.#between.iterate({ greenhouseId: this.greenhouseId, fromMs, untilMs, types: JSON.stringify(types) }) as IterableIterator<Row>;
-    for (const [sensorType, takenAtMs, temperatureC, humidityPct, lightLux, soilMoisturePct, waterLevelCm] of rows) {
+    const reading: RecordedReading = { sensorType: 'DHT11', takenAtMs: 0, temperatureC: null, humidityPct: null, lightLux: null, soilMoisturePct: null, waterLevelCm: null };
+    for (const row of rows) {
       step();
-      yield { sensorType, takenAtMs, temperatureC, humidityPct, lightLux, soilMoisturePct, waterLevelCm };
+      reading.sensorType = row[0];
+      reading.takenAtMs = row[1];
+      reading.temperatureC = row[2];
+      reading.humidityPct = row[3];
+      reading.lightLux = row[4];
+      reading.soilMoisturePct = row[5];
+      reading.waterLevelCm = row[6];
+      yield reading;
     }
   }
 }

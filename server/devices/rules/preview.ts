@@ -93,8 +93,11 @@ export class Replay {
       : null;
   }
 
-  /** Folds readings in time order, evaluating once per sampling tick. */
-  feed(readings: Iterable<RecordedReading>): void {
+  /**
+   * Folds readings in time order, evaluating once per sampling tick. Nothing of a row is kept but its
+   * values, so the rows may come in one object refilled each time (RecordedReadings.between).
+   */
+  feed(readings: Iterable<Readonly<RecordedReading>>): void {
     for (const row of readings) {
       if (row.takenAtMs - this.#tickStartMs >= this.#input.tickGapMs) {
         this.#flushTick();

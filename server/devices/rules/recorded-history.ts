@@ -43,8 +43,11 @@ export class RecordedHistory {
       .pluck();
   }
 
-  /** The readings in [fromMs, untilMs), streamed in time order; a long window is read as a series of short ones. */
-  readingsBetween(types: readonly SensorType[], fromMs: number, untilMs: number): Iterable<RecordedReading> {
+  /**
+   * The readings in [fromMs, untilMs), streamed in time order; a long window is read as a series of short
+   * ones. Each row comes in the same object, refilled for the next (RecordedReadings.between).
+   */
+  readingsBetween(types: readonly SensorType[], fromMs: number, untilMs: number): Iterable<Readonly<RecordedReading>> {
     return this.#readings.between(types, fromMs, untilMs, this.step);
   }
 
