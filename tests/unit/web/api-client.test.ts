@@ -8,11 +8,15 @@ vi.stubGlobal('localStorage', {
   setItem: (key: string, value: string) => void storage.set(key, value),
   removeItem: (key: string) => void storage.delete(key),
 });
-let answer: () => Response = () => new Response('{}');
-vi.stubGlobal('fetch', async () => answer());
+let answer: (signal: AbortSignal) => Response | Promise<Response> = () => new Response('{}');
+vi.stubGlobal('fetch', async (_path: string, init: RequestInit) => answer(init.signal!));
 afterAll(() => vi.unstubAllGlobals());
 
-const { api, ApiError, NETWORK_ERROR, SERVER_ERROR } = await import('../../../web/src/api/client.ts');
+const { api, ApiError, NETWORK_ERROR, REQUEST_TIMEOUT_MS, SERVER_ERROR } = await import('../../../web/src/api/client.ts');
+const { PREVIEW_TIMEOUT_MS, previewAutomation } = await import('../../../web/src/api/automation.ts');
+
+/** A gateway that never answers: the request ends only when the client aborts it. */
+const neverAnswers = (signal: AbortSignal) => new Promise<Response>((_resolve, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
 
 /** A 200 whose headers came and whose body was then cut off (a page reloading mid-answer). */
 const cutOffAfterHeaders = () =>
@@ -46,5 +50,23 @@ describe('the API client', () => {
   it('returns the data of a whole envelope', async () => {
     answer = () => new Response(JSON.stringify({ success: true, data: { username: 'grower' } }));
     expect(await api.get('/api/auth/me')).toEqual({ username: 'grower' });
+  });
+
+  it('gives up on a request after its timeout: 30 s, or longer for a call that asks (a rule preview)', async () => {
+    vi.useFakeTimers();
+    try {
+      answer = neverAnswers;
+      const usual = failureOf(api.get('/api/auth/me'));
+      const preview = failureOf(previewAutomation('fan-1', { temperatureHigh: 24 }, 168));
+      let previewSettled = false;
+      void preview.then(() => (previewSettled = true));
+      await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS);
+      expect((await usual).status).toBe(0);
+      expect(previewSettled).toBe(false);
+      await vi.advanceTimersByTimeAsync(PREVIEW_TIMEOUT_MS - REQUEST_TIMEOUT_MS);
+      expect((await preview).status).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -14,9 +14,16 @@ export const automationKeys = {
   simulator: ['simulator'] as const,
 };
 
+/**
+ * How long the dashboard waits for a rule preview. A week of readings sampled every second takes one to
+ * two minutes on a single Pi core (docs/performance.md); the gateway caps previews and stops one whose
+ * client has gone, so waiting costs it nothing more.
+ */
+export const PREVIEW_TIMEOUT_MS = 5 * 60_000;
+
 /** What the rules would have done over the last `hours` of recorded readings (touches nothing). */
 export function previewAutomation(deviceId: string, automationRules: Partial<AutomationRules>, hours: number): Promise<AutomationPreview> {
-  return api.post<AutomationPreview>(`/api/devices/${encodeURIComponent(deviceId)}/automation/preview`, { automationRules, hours });
+  return api.post<AutomationPreview>(`/api/devices/${encodeURIComponent(deviceId)}/automation/preview`, { automationRules, hours }, { timeoutMs: PREVIEW_TIMEOUT_MS });
 }
 
 export function useLightIntegral(days: number) {

@@ -41,6 +41,8 @@ export interface RequestOptions {
   /** Send no bearer token and do not treat 401 as "session expired" (login, register, demo hint). */
   anonymous?: boolean;
   signal?: AbortSignal;
+  /** How long to wait for the answer before giving up (REQUEST_TIMEOUT_MS unless a call needs longer). */
+  timeoutMs?: number;
 }
 
 async function send(method: string, path: string, body: unknown, options: RequestOptions): Promise<Response> {
@@ -50,7 +52,7 @@ async function send(method: string, path: string, body: unknown, options: Reques
   if (token) headers.Authorization = `Bearer ${token}`;
 
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? REQUEST_TIMEOUT_MS);
   const onCallerAbort = () => controller.abort();
   options.signal?.addEventListener('abort', onCallerAbort);
   let response: Response;
