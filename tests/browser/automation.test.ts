@@ -80,10 +80,20 @@ describe('automation, safety and the simulator panel', () => {
     await dialog.getByText('Schedule: rules act only today 22:00-06:00 (ends the next morning); off outside it').waitFor();
     await dialog.getByLabel('If a sensor is lost').selectOption('hold');
 
+    // While the gateway replays the rules (held here until the button has said so), the button says it is at work.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/automation/preview', async (route) => {
+      await released;
+      await route.continue();
+    });
     await dialog.getByRole('button', { name: 'Preview' }).click();
+    await dialog.getByRole('button', { name: 'Previewing…' }).and(page.locator('[disabled]')).waitFor();
+    release();
     // The preview's worker runs at nice 19: on a machine the suite keeps busy it waits for the rest.
     await dialog.getByTestId('preview-summary').getByText(/\d+ switch(es)? · \d+\.\d h on · \d+ Wh/).waitFor({ timeout: 30_000 });
     await dialog.getByTestId('preview-strip').waitFor();
+    await dialog.getByRole('button', { name: 'Preview', exact: true }).and(page.locator(':enabled')).waitFor();
 
     // A window of 30 hours is caught before anything is sent.
     await dialog.getByLabel('Ends').selectOption('duration');

@@ -53,8 +53,9 @@ export function PreviewPanel({ deviceId, rules }: Props) {
             </option>
           ))}
         </select>
-        <button type="button" className="btn btn-secondary btn-sm" onClick={() => void run()} disabled={busy}>
-          Preview
+        {/* A week's replay can take a minute or two on a Pi: say that it is under way. */}
+        <button type="button" className="btn btn-secondary btn-sm" onClick={() => void run()} disabled={busy} aria-busy={busy}>
+          {busy ? 'Previewing…' : 'Preview'}
         </button>
       </div>
       {error && <p className="field-error">{error}</p>}
