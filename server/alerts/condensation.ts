@@ -32,8 +32,8 @@ export function evaluateCondensation(
   const evaluation: Evaluation = { raise: [], escalate: [], resolve: [], clearAcknowledged: [] };
   const { temperature, humidity } = snapshot.values;
   const fresh = (field: 'temperature' | 'humidity') => {
-    const readAt = snapshot.readAt[field];
-    return readAt !== null && nowMs - Date.parse(readAt) <= STALE_AFTER_MS;
+    const readAtMs = snapshot.readAtMs[field];
+    return readAtMs !== null && nowMs - readAtMs <= STALE_AFTER_MS;
   };
   if (temperature === null || humidity === null || !fresh('temperature') || !fresh('humidity')) return { evaluation, state };
   const dew = dewPointC(temperature, humidity);

@@ -84,9 +84,8 @@ export function evaluateThresholds(
       continue;
     }
     const value = snapshot.values[rule.field];
-    const readAt = snapshot.readAt[rule.field];
-    if (value === null || readAt === null) continue;
-    const readAtMs = Date.parse(readAt);
+    const readAtMs = snapshot.readAtMs[rule.field];
+    if (value === null || readAtMs === null) continue;
     if (!Number.isFinite(readAtMs) || nowMs - readAtMs > STALE_AFTER_MS) continue;
 
     const past = rule.side === 'high' ? value > threshold : value < threshold;

@@ -122,12 +122,14 @@ export type HourlyBucket = Static<typeof HourlyBucket>;
 
 /**
  * The newest value of every measured field with the time it was read, as the rule engine and the alert
- * evaluator see it. A field is null when it was never read; `readAt` lets them refuse stale values.
+ * evaluator see it. A field is null when it was never read; `readAtMs` (epoch ms) lets them refuse stale
+ * values. Kept as numbers: every consumer compares it with the clock, and the rule preview fills it once per
+ * recorded row.
  */
 export interface SensorSnapshot {
   takenAt: string;
   values: Record<SensorField, number | null>;
-  readAt: Record<SensorField, string | null>;
+  readAtMs: Record<SensorField, number | null>;
   /** ±kPa of VPD from the air sensors behind the newest temperature and humidity (absent: unknown). */
   vpdUncertaintyKpa?: number | null;
 }

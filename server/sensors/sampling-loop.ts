@@ -69,7 +69,7 @@ export class SamplingLoop {
   readonly #readers: ProbeReader[];
   readonly #health: SensorHealth;
   readonly #values = Object.fromEntries(FIELDS.map((f) => [f, null])) as Record<SensorField, number | null>;
-  readonly #readAt = Object.fromEntries(FIELDS.map((f) => [f, null])) as Record<SensorField, string | null>;
+  readonly #readAtMs = Object.fromEntries(FIELDS.map((f) => [f, null])) as Record<SensorField, number | null>;
   readonly #lastSampleAtMs = new Map<SensorType, number>();
   #vpdUncertaintyKpa: number | null = null;
   #snapshotTakenAt: string | null = null;
@@ -121,7 +121,7 @@ export class SamplingLoop {
     return {
       takenAt: this.#snapshotTakenAt ?? iso(this.#deps.clock.now()),
       values: { ...this.#values },
-      readAt: { ...this.#readAt },
+      readAtMs: { ...this.#readAtMs },
       vpdUncertaintyKpa: this.#vpdUncertaintyKpa,
     };
   }
@@ -245,7 +245,7 @@ export class SamplingLoop {
           const value = row[q];
           if (typeof value !== 'number') continue;
           this.#values[QUANTITIES[q].field] = value;
-          this.#readAt[QUANTITIES[q].field] = iso(row.takenAtMs);
+          this.#readAtMs[QUANTITIES[q].field] = row.takenAtMs;
         }
         if (row.sensorType === 'DHT11' && row.vpdUncertaintyKpa !== undefined) this.#vpdUncertaintyKpa = row.vpdUncertaintyKpa;
       }

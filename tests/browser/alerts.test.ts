@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { SensorField } from '../../server/contract/reading.ts';
-import { makeSnapshot } from '../support/snapshot.ts';
+import { snapshotOf } from '../support/snapshots.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { signInViaUi, signUpViaUi, answerConfirm, toasts, useBrowserSession } from './harness.ts';
 
@@ -26,7 +26,7 @@ describe('alerts', () => {
 
   /** A sampling tick as the sensors feature publishes it. */
   function sample(values: Partial<Record<SensorField, number>>) {
-    session.server.gateway.bus.emit('sampleTaken', { greenhouseId: G, readings: [], snapshot: makeSnapshot(values, Date.now()) });
+    session.server.gateway.bus.emit('sampleTaken', { greenhouseId: G, readings: [], snapshot: snapshotOf(values, Date.now()) });
   }
 
   const createAlert = async (alertType: string, severity: string, message: string, deviceId?: string) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock.ts';
 import type { SensorField } from '../../server/contract/reading.ts';
-import { makeSnapshot } from '../support/snapshot.ts';
+import { snapshotOf } from '../support/snapshots.ts';
 import { hardwareWith } from '../support/fake-sensors.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
@@ -30,7 +30,7 @@ afterAll(async () => gw?.dispose());
 
 function sample(values: Partial<Record<SensorField, number>>) {
   clock.advance(5000);
-  gw.bus.emit('sampleTaken', { greenhouseId: G, readings: [], snapshot: makeSnapshot(values, clock.now()) });
+  gw.bus.emit('sampleTaken', { greenhouseId: G, readings: [], snapshot: snapshotOf(values, clock.now()) });
 }
 
 const stats = async () => (await http.get(`/api/alerts/stats/${G}`, admin)).body.stats.overall;

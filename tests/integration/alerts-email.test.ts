@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock.ts';
 import type { SensorField } from '../../server/contract/reading.ts';
-import { makeSnapshot } from '../support/snapshot.ts';
+import { snapshotOf } from '../support/snapshots.ts';
 import { startSmtpReceiver } from '../support/smtp.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser } from '../support/http.ts';
@@ -14,7 +14,7 @@ describe('email notifications over real SMTP', () => {
 
   function sample(values: Partial<Record<SensorField, number>>) {
     clock.advance(5000);
-    gw.bus.emit('sampleTaken', { greenhouseId: 'greenhouse-001', readings: [], snapshot: makeSnapshot(values, clock.now()) });
+    gw.bus.emit('sampleTaken', { greenhouseId: 'greenhouse-001', readings: [], snapshot: snapshotOf(values, clock.now()) });
   }
 
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STALE_AFTER_MS, type SensorField } from '../../server/contract/reading.ts';
-import { makeSnapshot } from '../support/snapshot.ts';
+import { snapshotOf } from '../support/snapshots.ts';
 import { DEFAULT_ALERT_THRESHOLDS, type AlertThresholds } from '../../server/contract/settings.ts';
 import {
   evaluateSafety,
@@ -21,7 +21,7 @@ const thresholds: AlertThresholds = {
   co2: { high: 1500 },
 };
 
-const snapshot = makeSnapshot;
+const snapshot = snapshotOf;
 
 /**
  * Drives the evaluator the way the service does: keeps the active alerts between calls and applies

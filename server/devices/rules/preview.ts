@@ -2,7 +2,7 @@ import type { AutomationPreview, AutomationRules, DeviceType, PreviewStep, Senso
 import { SENSOR_FIELDS, SENSOR_TYPES, SENSOR_UNITS, type SensorField, type SensorSnapshot, type SensorType } from '../../contract/reading.ts';
 import type { DeviceSettings } from '../../contract/settings.ts';
 import { statusFor } from '../actions.ts';
-import { evaluateRules } from './engine.ts';
+import { evaluateRules, type RuleDevice, type RuleInput } from './engine.ts';
 import type { FaultInterval, RecordedReading } from './recorded-history.ts';
 import { configuredRules, shapeOf } from './rule-kinds.ts';
 import type { Site } from './schedule.ts';
@@ -75,11 +75,17 @@ export class Replay {
   #openPct: number;
   /** The program's periods placed per local day, computed once per day of the replay. */
   readonly #days: PlacedDays = new Map();
+  /**
+   * The engine's input, refilled for each evaluation (the engine keeps nothing of it): a week at 1 Hz is
+   * 600,000 evaluations, and two objects each were a sixteenth of what a preview worker allocated.
+   */
+  readonly #ruleDevice: RuleDevice;
+  readonly #ruleInput: RuleInput;
 
   constructor(input: Omit<ReplayInput, 'readings'>) {
     this.#input = input;
     const empty = () => Object.fromEntries(Object.keys(SENSOR_UNITS).map((f) => [f, null])) as Record<SensorField, never>;
-    this.#snapshot = { takenAt: new Date(input.fromMs).toISOString(), values: empty(), readAt: empty() };
+    this.#snapshot = { takenAt: new Date(input.fromMs).toISOString(), values: empty(), readAtMs: empty() };
     this.#on = input.initial.on;
     this.#openPct = this.#on ? 100 : 0;
     this.#sinceMs = input.initial.sinceMs;
@@ -87,6 +93,18 @@ export class Replay {
     this.#timeline = [{ at: new Date(input.fromMs).toISOString(), status: statusFor(input.device.deviceType, this.#on), reason: 'state at the start of the window' }];
     // The moments a sensor was declared faulted: the live runner evaluates at once then.
     this.#faultStarts = input.faults.map((f) => f.fromMs).filter((ms) => ms >= input.fromMs && ms <= input.toMs).sort((a, b) => a - b);
+    const { device, rules, climate } = input;
+    this.#ruleDevice = { deviceType: device.deviceType, autoMode: true, automationRules: rules, sensorLossAction: device.sensorLossAction, sensorLossDutyPct: device.sensorLossDutyPct, isOn: this.#on, sinceMs: this.#sinceMs, openPct: this.#openPct };
+    this.#ruleInput = {
+      device: this.#ruleDevice,
+      snapshot: this.#snapshot,
+      deviceSettings: input.deviceSettings,
+      nowMs: input.fromMs,
+      faultedFields: this.#noFaults,
+      site: input.site,
+      climate: null,
+      windowSafePosition: climate?.windowSafePosition ?? 'closed',
+    };
     const program = input.device.deviceType === 'WATER_PUMP' ? input.rules.irrigation : null;
     this.#irrigation = program
       ? new IrrigationReplay({ program, tankLowLevelCm: input.deviceSettings.tankLowLevelCm, site: input.site, initialOn: this.#on, fromMs: input.fromMs })
@@ -104,13 +122,12 @@ export class Replay {
         this.#tickStartMs = row.takenAtMs;
       }
       this.#tickEndMs = row.takenAtMs;
-      let readAt: string | null = null;
       for (const field of SENSOR_FIELDS[row.sensorType]) {
         const column = COLUMN[field];
         const value = column ? (row[column] as number | null) : null;
         if (value === null) continue;
         this.#snapshot.values[field] = value;
-        this.#snapshot.readAt[field] = readAt ??= new Date(row.takenAtMs).toISOString();
+        this.#snapshot.readAtMs[field] = row.takenAtMs;
       }
     }
   }
@@ -158,17 +175,14 @@ export class Replay {
       return;
     }
     const { device, rules, climate } = this.#input;
-    const decision = evaluateRules({
-      device: { deviceType: device.deviceType, autoMode: true, automationRules: rules, sensorLossAction: device.sensorLossAction, sensorLossDutyPct: device.sensorLossDutyPct, isOn: this.#on, sinceMs: this.#sinceMs, openPct: this.#openPct },
-      snapshot: this.#snapshot,
-      deviceSettings: this.#input.deviceSettings,
-      nowMs,
-      faultedFields: this.#faultedAt(nowMs),
-      site: this.#input.site,
-      // Recorded history was taken on a synchronised clock (its readings carry wall-clock times).
-      climate: climate && rules.follow ? targetsAt(climate, nowMs, this.#input.site, true, this.#days) : null,
-      windowSafePosition: climate?.windowSafePosition ?? 'closed',
-    });
+    this.#ruleDevice.isOn = this.#on;
+    this.#ruleDevice.sinceMs = this.#sinceMs;
+    this.#ruleDevice.openPct = this.#openPct;
+    this.#ruleInput.nowMs = nowMs;
+    this.#ruleInput.faultedFields = this.#faultedAt(nowMs);
+    // Recorded history was taken on a synchronised clock (its readings carry wall-clock times).
+    this.#ruleInput.climate = climate && rules.follow ? targetsAt(climate, nowMs, this.#input.site, true, this.#days) : null;
+    const decision = evaluateRules(this.#ruleInput);
     if (decision.desired === 'hold') return;
     // A window that only moves (40 % to 60 %) is a step of the timeline too, not a switch of the relay kind.
     const moves = decision.openPct !== undefined && decision.desired === 'on' && this.#on && decision.openPct !== this.#openPct;

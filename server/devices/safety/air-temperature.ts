@@ -14,8 +14,8 @@ export class AirTemperatureWatch {
 
   onSnapshot(snapshot: SensorSnapshot): void {
     const temperatureC = snapshot.values.temperature;
-    const readAt = snapshot.readAt.temperature;
-    if (temperatureC !== null && readAt !== null) this.#last = { temperatureC, readAtMs: Date.parse(readAt) };
+    const readAtMs = snapshot.readAtMs.temperature;
+    if (temperatureC !== null && readAtMs !== null) this.#last = { temperatureC, readAtMs };
   }
 
   /** A sensor health event; answers true when it concerns the air temperature. */

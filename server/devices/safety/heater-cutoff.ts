@@ -34,8 +34,8 @@ export class HeaterCutoff {
 
   onSnapshot(snapshot: SensorSnapshot): void {
     const temperatureC = snapshot.values.temperature;
-    const readAt = snapshot.readAt.temperature;
-    if (temperatureC !== null && readAt !== null) this.#last = { temperatureC, readAtMs: Date.parse(readAt) };
+    const readAtMs = snapshot.readAtMs.temperature;
+    if (temperatureC !== null && readAtMs !== null) this.#last = { temperatureC, readAtMs };
     this.check();
   }
 

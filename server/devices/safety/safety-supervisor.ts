@@ -165,8 +165,8 @@ export class SafetySupervisor implements TurnOnGuard {
     this.#heaterCutoff.onSnapshot(snapshot);
     this.#checkBlindHeaters();
     const levelCm = snapshot.values.waterLevel;
-    const readAt = snapshot.readAt.waterLevel;
-    if (levelCm !== null && readAt !== null) this.#lastLevel = { levelCm, readAtMs: Date.parse(readAt) };
+    const readAtMs = snapshot.readAtMs.waterLevel;
+    if (levelCm !== null && readAtMs !== null) this.#lastLevel = { levelCm, readAtMs };
     const level = this.#freshLevelCm();
     if (level === null) return;
     const { tankLowLevelCm } = this.deps.settings().deviceSettings;

@@ -103,7 +103,7 @@ describe('SamplingLoop', () => {
     expect(taken[0]!.readings.find((r) => r.sensorType === 'WATER_LEVEL')).toMatchObject({ waterLevel: 30, unit: 'cm' });
     const snap = loop!.snapshot();
     expect(snap.values).toEqual({ temperature: 22, humidity: 60, lightIntensity: 500, soilMoisture: 40, waterLevel: 30, co2: null, pressure: null, rootTemperature: null });
-    expect(snap.readAt.soilMoisture).toBe(new Date(t0 + 10_000).toISOString());
+    expect(snap.readAtMs.soilMoisture).toBe(t0 + 10_000);
     expect(loop!.lastSampleAt('LDR')).toBe(t0 + 10_000);
   });
 
@@ -189,7 +189,7 @@ describe('SamplingLoop', () => {
     await run(2000); // ticks at 0, 1, 2 s: the same DHT answer within its 3 s cache window
     const dhtRows = () => database.sqlite.prepare(`SELECT taken_at FROM readings WHERE sensor_type = 'DHT11'`).all();
     expect(dhtRows()).toEqual([{ taken_at: t0 }]);
-    expect(loop!.snapshot().readAt.temperature).toBe(new Date(t0).toISOString());
+    expect(loop!.snapshot().readAtMs.temperature).toBe(t0);
     await run(1000); // 3 s: outside the window, a genuine (if unchanged) reading
     expect(dhtRows()).toHaveLength(2);
     fakes.climate.value = { temperatureC: 23, humidityPct: 60 };
@@ -197,7 +197,7 @@ describe('SamplingLoop', () => {
     expect(dhtRows()).toHaveLength(3);
   });
 
-  it('reports a stuck value after >30 readings and >10 minutes, holds back its readAt, and recovers; a still tank is fine', async () => {
+  it('reports a stuck value after >30 readings and >10 minutes, holds back its readAtMs, and recovers; a still tank is fine', async () => {
     const fakes = fakeSensors();
     makeLoop(fakes.sensors).start();
     await run(9 * 60_000);
@@ -208,10 +208,10 @@ describe('SamplingLoop', () => {
       expect.objectContaining({ sensorType: 'LDR', healthy: false, fault: 'stuck' }),
       expect.objectContaining({ sensorType: 'SOIL_MOISTURE', healthy: false, fault: 'stuck' }),
     ]);
-    const heldAt = loop!.snapshot().readAt.soilMoisture;
+    const heldAt = loop!.snapshot().readAtMs.soilMoisture;
     await run(60_000);
-    expect(loop!.snapshot().readAt.soilMoisture).toBe(heldAt);
-    expect(loop!.snapshot().readAt.waterLevel).toBe(new Date(clock.now()).toISOString());
+    expect(loop!.snapshot().readAtMs.soilMoisture).toBe(heldAt);
+    expect(loop!.snapshot().readAtMs.waterLevel).toBe(clock.now());
     fakes.soil.value = 41;
     await run(5000);
     expect(events.sensorHealthChanged!.at(-1)).toMatchObject({ sensorType: 'SOIL_MOISTURE', healthy: true, fault: null });
