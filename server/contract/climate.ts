@@ -69,7 +69,7 @@ export const ClimateNow = Type.Object({
   heatBelowC: Type.Union([Type.Number(), Type.Null()]),
   ventAboveC: Type.Union([Type.Number(), Type.Null()]),
   humidityAbovePct: Type.Union([Type.Number(), Type.Null()]),
-  /** When the targets next start to change (the next period's start); null when unknown. */
+  /** When the targets next start to change (the next start of another period); null when none starts within two days (one period). */
   nextChangeAt: Type.Union([IsoTimestamp, Type.Null()]),
   /** True while the targets ramp from one period's into the next's. */
   ramping: Type.Boolean(),
