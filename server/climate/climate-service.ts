@@ -1,10 +1,12 @@
 import { getTimes } from 'suncalc';
+import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.ts';
 import type { ClimateCurvePoint, ClimateNow, ClimateProgram, WindowSafePosition } from '../contract/climate.ts';
 import type { Site } from '../devices/rules/schedule.ts';
+import { FailureLog } from '../domain/failure-log.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { ClimateProgramRepo } from './program-repo.ts';
-import { curve, targetsAt, type ClimateTargets } from './targets.ts';
+import { curve, safeTargets, targetsAt, type ClimateTargets } from './targets.ts';
 import { validateProgram } from './validate.ts';
 
 export interface ClimateServiceDeps {
@@ -16,6 +18,7 @@ export interface ClimateServiceDeps {
   site: () => Site | null;
   /** False until the wall clock is synchronised: the program then holds its safe targets. */
   clockSynchronised: () => boolean;
+  logger: Logger;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -23,8 +26,11 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 /** The greenhouse's climate program: stored, validated, and asked for its targets at any time. */
 export class ClimateService {
   #cached: ClimateProgram | null | undefined;
+  readonly #failures: FailureLog;
 
-  constructor(private readonly deps: ClimateServiceDeps) {}
+  constructor(private readonly deps: ClimateServiceDeps) {
+    this.#failures = new FailureLog(deps.logger);
+  }
 
   program(): ClimateProgram | null {
     if (this.#cached === undefined) this.#cached = this.deps.repo.get(this.deps.greenhouseId);
@@ -47,10 +53,22 @@ export class ClimateService {
     return this.program()?.windowSafePosition ?? 'closed';
   }
 
-  /** The targets now, or null without a program. Read by the rule runner at every evaluation. */
+  /**
+   * The targets now, or null without a program. Read by the rule runner at every evaluation. Should
+   * the time of day's targets fail to compute, the safe targets hold (docs/climate.md), logged once;
+   * a program without even those throws.
+   */
   targetsNow(nowMs = this.deps.clock.now()): ClimateTargets | null {
     const program = this.program();
-    return program ? targetsAt(program, nowMs, this.deps.site(), this.deps.clockSynchronised()) : null;
+    if (!program) return null;
+    try {
+      const targets = targetsAt(program, nowMs, this.deps.site(), this.deps.clockSynchronised());
+      this.#failures.worked('targets', 'climate targets computed again');
+      return targets;
+    } catch (err) {
+      this.#failures.failed('targets', err, 'climate targets could not be computed: holding the safe targets');
+      return safeTargets(program, nowMs, 'targets could not be computed');
+    }
   }
 
   now(): ClimateNow {

@@ -32,6 +32,8 @@ export function safeTargets(program: ClimateProgram, nowMs: number, why: string)
   const humidities = periods.map((p) => p.humidityAbovePct).filter((h): h is number => typeof h === 'number');
   const heatBelowC = Math.min(...periods.map((p) => p.heatBelowC));
   const ventAboveC = Math.min(...periods.map((p) => p.ventAboveC));
+  // A stored program without periods (never through the API): no targets at all, not Infinity.
+  if (!Number.isFinite(heatBelowC) || !Number.isFinite(ventAboveC)) throw new Error('climate program: no period to take safe targets from');
   return {
     heatBelowC,
     ventAboveC,
