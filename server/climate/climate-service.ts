@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.ts';
 import type { ClimateCurvePoint, ClimateNow, ClimateProgram, WindowSafePosition } from '../contract/climate.ts';
 import type { Site } from '../devices/rules/schedule.ts';
+import { invalid } from '../domain/errors.ts';
 import { FailureLog } from '../domain/failure-log.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { ClimateProgramRepo } from './program-repo.ts';
@@ -22,6 +23,10 @@ export interface ClimateServiceDeps {
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The range a curve may start in (docs/climate.md): far wider than a grower looks, narrow enough for plain date maths. */
+export const CURVE_FROM_MIN_MS = Date.UTC(2000, 0, 1);
+export const CURVE_FROM_MAX_MS = Date.UTC(2100, 0, 1);
 
 /** The greenhouse's climate program: stored, validated, and asked for its targets at any time. */
 export class ClimateService {
@@ -92,8 +97,11 @@ export class ClimateService {
     };
   }
 
-  /** The curve from `fromMs` (default now) over `hours`; empty without a program. */
+  /** The curve from `fromMs` (default now) over `hours`; empty without a program. `from` out of range: 400 naming it. */
   curve(hours: number, fromMs = this.deps.clock.now()): ClimateCurvePoint[] {
+    if (!(fromMs >= CURVE_FROM_MIN_MS && fromMs <= CURVE_FROM_MAX_MS)) {
+      throw invalid(`from must be a time from ${iso(CURVE_FROM_MIN_MS)} to ${iso(CURVE_FROM_MAX_MS)}`, 'from');
+    }
     const program = this.program();
     if (!program) return [];
     // About 290 points whatever the range (5 minutes apart for a day, 35 for a week): a week's curve
