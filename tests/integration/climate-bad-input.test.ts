@@ -5,8 +5,8 @@ import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 
 /*
  * Bad input to the climate program's routes gets a 400 naming the field and changes nothing, never a
- * 500 (docs/climate.md): a curve's `from` out of range. Real gateway, real SQLite and HTTP, a
- * ManualClock on 10 June 2026.
+ * 500 (docs/climate.md): a curve's `from` out of range, names a reader could be fooled by, a crop start
+ * that is no sane date. Real gateway, real SQLite and HTTP, a ManualClock on 10 June 2026.
  */
 const period = (start: string, heatBelowC: number, ventAboveC: number) => ({ start, heatBelowC, ventAboveC, rampMinutes: 0 });
 const PROGRAM = {
@@ -49,5 +49,31 @@ describe('bad input to climate programs', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(289);
     expect(res.body.data[0].at).toBe(new Date(from).toISOString());
+  });
+
+  it.each([
+    ['a NUL in the crop name', { crop: { ...PROGRAM.crop, name: 'To\u0000mato' } }, 'crop.name'],
+    ['a right-to-left override in the crop name', { crop: { ...PROGRAM.crop, name: 'abc\u202Eevil' } }, 'crop.name'],
+    ['a blank crop name', { crop: { ...PROGRAM.crop, name: '   ' } }, 'crop.name'],
+    ['a line break in a stage name', { stages: [{ ...PROGRAM.stages[0], name: 'a\nb' }] }, 'stages.0.name'],
+    ['a zero-width space as a stage name', { stages: [{ ...PROGRAM.stages[0], name: '\u200B' }] }, 'stages.0.name'],
+    ['a crop start in year 9999', { crop: { ...PROGRAM.crop, startDate: '9999-12-31' } }, 'crop.startDate'],
+    ['a crop start more than a year ahead', { crop: { ...PROGRAM.crop, startDate: '2027-06-11' } }, 'crop.startDate'],
+    ['a crop start before 2000', { crop: { ...PROGRAM.crop, startDate: '1999-12-31' } }, 'crop.startDate'],
+    ['a crop start in year 1', { crop: { ...PROGRAM.crop, startDate: '0001-01-01' } }, 'crop.startDate'],
+    ['a crop start that is no day of the calendar', { crop: { ...PROGRAM.crop, startDate: '2026-02-30' } }, 'crop.startDate'],
+  ])('refuses %s with a 400 naming the field, changing nothing', async (_name, change, field) => {
+    const before = await stored();
+    const res = await http.put('/api/climate/default', { ...PROGRAM, ...change }, admin);
+    expect(res.status).toBe(400);
+    expect(res.body.errors?.[0]?.field).toBe(field);
+    expect(res.body.message).toContain(field);
+    expect(await stored()).toEqual(before);
+  });
+
+  it('takes a crop planned a year ahead and names with accents and inner spaces', async () => {
+    const program = { ...PROGRAM, crop: { name: 'Cœur de bœuf', startDate: '2027-06-10' }, stages: [{ ...PROGRAM.stages[0], name: 'Floración 2' }] };
+    expect((await http.put('/api/climate/default', program, admin)).status).toBe(200);
+    expect(await stored()).toMatchObject({ crop: program.crop, stages: [{ name: 'Floración 2' }] });
   });
 });
