@@ -1,10 +1,13 @@
 import { getTimes } from 'suncalc';
+import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.ts';
 import type { ClimateCurvePoint, ClimateNow, ClimateProgram, WindowSafePosition } from '../contract/climate.ts';
 import type { Site } from '../devices/rules/schedule.ts';
+import { invalid } from '../domain/errors.ts';
+import { FailureLog } from '../domain/failure-log.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { ClimateProgramRepo } from './program-repo.ts';
-import { curve, targetsAt, type ClimateTargets } from './targets.ts';
+import { curve, safeTargets, targetsAt, type ClimateTargets } from './targets.ts';
 import { validateProgram } from './validate.ts';
 
 export interface ClimateServiceDeps {
@@ -16,15 +19,23 @@ export interface ClimateServiceDeps {
   site: () => Site | null;
   /** False until the wall clock is synchronised: the program then holds its safe targets. */
   clockSynchronised: () => boolean;
+  logger: Logger;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
+/** The range a curve may start in (docs/climate.md): far wider than a grower looks, narrow enough for plain date maths. */
+export const CURVE_FROM_MIN_MS = Date.UTC(2000, 0, 1);
+export const CURVE_FROM_MAX_MS = Date.UTC(2100, 0, 1);
+
 /** The greenhouse's climate program: stored, validated, and asked for its targets at any time. */
 export class ClimateService {
   #cached: ClimateProgram | null | undefined;
+  readonly #failures: FailureLog;
 
-  constructor(private readonly deps: ClimateServiceDeps) {}
+  constructor(private readonly deps: ClimateServiceDeps) {
+    this.#failures = new FailureLog(deps.logger);
+  }
 
   program(): ClimateProgram | null {
     if (this.#cached === undefined) this.#cached = this.deps.repo.get(this.deps.greenhouseId);
@@ -47,10 +58,22 @@ export class ClimateService {
     return this.program()?.windowSafePosition ?? 'closed';
   }
 
-  /** The targets now, or null without a program. Read by the rule runner at every evaluation. */
+  /**
+   * The targets now, or null without a program. Read by the rule runner at every evaluation. Should
+   * the time of day's targets fail to compute, the safe targets hold (docs/climate.md), logged once;
+   * a program without even those throws.
+   */
   targetsNow(nowMs = this.deps.clock.now()): ClimateTargets | null {
     const program = this.program();
-    return program ? targetsAt(program, nowMs, this.deps.site(), this.deps.clockSynchronised()) : null;
+    if (!program) return null;
+    try {
+      const targets = targetsAt(program, nowMs, this.deps.site(), this.deps.clockSynchronised());
+      this.#failures.worked('targets', 'climate targets computed again');
+      return targets;
+    } catch (err) {
+      this.#failures.failed('targets', err, 'climate targets could not be computed: holding the safe targets');
+      return safeTargets(program, nowMs, 'targets could not be computed');
+    }
   }
 
   now(): ClimateNow {
@@ -74,8 +97,11 @@ export class ClimateService {
     };
   }
 
-  /** The curve from `fromMs` (default now) over `hours`; empty without a program. */
+  /** The curve from `fromMs` (default now) over `hours`; empty without a program. `from` out of range: 400 naming it. */
   curve(hours: number, fromMs = this.deps.clock.now()): ClimateCurvePoint[] {
+    if (!(fromMs >= CURVE_FROM_MIN_MS && fromMs <= CURVE_FROM_MAX_MS)) {
+      throw invalid(`from must be a time from ${iso(CURVE_FROM_MIN_MS)} to ${iso(CURVE_FROM_MAX_MS)}`, 'from');
+    }
     const program = this.program();
     if (!program) return [];
     // About 290 points whatever the range (5 minutes apart for a day, 35 for a week): a week's curve

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.ts';
+import { featureLogger, type AppContext } from '../context.ts';
 import type { Feature } from '../features.ts';
 import { liveSite } from '../devices/rules/site.ts';
 import { ClimateService } from './climate-service.ts';
@@ -18,6 +18,7 @@ export function createClimateFeature(ctx: AppContext): ClimateFeature {
     bus: ctx.bus,
     site: liveSite(() => ctx.settings.get().systemSettings),
     clockSynchronised: () => ctx.clockSync.synchronised(),
+    logger: featureLogger(ctx, 'climate'),
   });
   return {
     name: 'climate',

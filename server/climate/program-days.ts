@@ -13,23 +13,36 @@ export interface PlacedPeriod {
 
 const DAY_MS = 86_400_000;
 
-/** Local midnight of the day that contains `ms` (DST-correct through the Date constructor). */
+/*
+ * Local dates through the Date setters, not `new Date(y, m, d)`: the constructor reads a year under 100
+ * as 1900 + year, the setters take every year as it is. Both are DST-correct.
+ */
+
+/** Local midnight of the day that contains `ms`. */
 export function localMidnight(ms: number): number {
-  const d = new Date(ms);
-  return new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  return new Date(ms).setHours(0, 0, 0, 0);
 }
 
 /** The local midnight `days` days after the one of `ms` (not 24 h steps: a DST day has 23 or 25). */
 export function shiftDays(ms: number, days: number): number {
   const d = new Date(ms);
-  return new Date(d.getFullYear(), d.getMonth(), d.getDate() + days).getTime();
+  d.setDate(d.getDate() + days);
+  return d.setHours(0, 0, 0, 0);
+}
+
+/** Local midnight of a calendar date (`month` 1-12); an impossible date rolls over (30 February is 2 March). */
+export function localDate(year: number, month: number, day: number): Date {
+  const d = new Date(0);
+  d.setFullYear(year, month - 1, day);
+  d.setHours(0, 0, 0, 0);
+  return d;
 }
 
 /** Day of the crop on the local day of `ms`: its start date is day 1; null before it started or without a crop. */
 export function cropDay(program: ClimateProgram, ms: number): number | null {
   if (!program.crop) return null;
   const [y, m, d] = program.crop.startDate.split('-').map(Number) as [number, number, number];
-  const start = new Date(y, m - 1, d).getTime();
+  const start = localDate(y, m, d).getTime();
   const day = Math.round((localMidnight(ms) - start) / DAY_MS) + 1;
   return day >= 1 ? day : null;
 }

@@ -32,6 +32,8 @@ export function safeTargets(program: ClimateProgram, nowMs: number, why: string)
   const humidities = periods.map((p) => p.humidityAbovePct).filter((h): h is number => typeof h === 'number');
   const heatBelowC = Math.min(...periods.map((p) => p.heatBelowC));
   const ventAboveC = Math.min(...periods.map((p) => p.ventAboveC));
+  // A stored program without periods (never through the API): no targets at all, not Infinity.
+  if (!Number.isFinite(heatBelowC) || !Number.isFinite(ventAboveC)) throw new Error('climate program: no period to take safe targets from');
   return {
     heatBelowC,
     ventAboveC,
@@ -48,10 +50,20 @@ export function safeTargets(program: ClimateProgram, nowMs: number, why: string)
 /** Days already placed, by local midnight: a replay over a week computes each day's sun times once. */
 export type PlacedDays = Map<number, ReturnType<typeof placeDay>>;
 
-/** Every period start from the day before `fromMs` to two days after `toMs`, in time order, or why not. */
+/**
+ * Days placed before the first instant asked. A start lies within 17 h of its own day (a sun event
+ * is on it, offsets are at most 999 minutes), so every period of the days three and two before today
+ * started before today: at any instant the period in force and the one before it (a one-period
+ * program's previous day) are placed, whatever the number of periods.
+ */
+const DAYS_BEFORE = 3;
+/** Days placed after the last instant asked: a start of the second day after is more than 24 h ahead, so the next start is placed. */
+const DAYS_AFTER = 2;
+
+/** Every period start from DAYS_BEFORE days before `fromMs` to DAYS_AFTER days after `toMs`, in time order, or why not. */
 function placedAround(program: ClimateProgram, fromMs: number, site: Site | null, toMs = fromMs, days?: PlacedDays): PlacedPeriod[] | string {
   const all: PlacedPeriod[] = [];
-  for (let dayMs = shiftDays(fromMs, -1); dayMs <= shiftDays(toMs, 2); dayMs = shiftDays(dayMs, 1)) {
+  for (let dayMs = shiftDays(fromMs, -DAYS_BEFORE); dayMs <= shiftDays(toMs, DAYS_AFTER); dayMs = shiftDays(dayMs, 1)) {
     let day = days?.get(dayMs);
     if (day === undefined) {
       day = placeDay(program, dayMs, site);
@@ -76,14 +88,21 @@ export function targetsAt(program: ClimateProgram, nowMs: number, site: Site | n
   return targetsIn(placed, nowMs);
 }
 
-/** The targets at `nowMs` among periods already placed around it. */
+/**
+ * The targets at `nowMs` among periods already placed around it. Before the first period of a day the
+ * previous day's last one is in force; with one period that is the same period, so its targets hold
+ * all day: it does not ramp into itself, and the next change is another period's start (null if none
+ * is placed).
+ */
 function targetsIn(placed: PlacedPeriod[], nowMs: number): ClimateTargets {
   const at = placed.findLastIndex((p) => p.startMs <= nowMs);
+  // placedAround places DAYS_BEFORE days: never true, but a clear message if it ever were.
+  if (at < 1) throw new Error(`climate targets: no period placed before ${new Date(nowMs).toISOString()}`);
   const current = placed[at]!;
   const previous = placed[at - 1]!;
-  const next = placed[at + 1] ?? null;
+  const next = placed.slice(at + 1).find((p) => !samePeriod(p, current)) ?? null;
   const rampMs = current.period.rampMinutes * 60_000;
-  const ramping = rampMs > 0 && nowMs < current.startMs + rampMs;
+  const ramping = rampMs > 0 && nowMs < current.startMs + rampMs && !samePeriod(previous, current);
   const f = ramping ? (nowMs - current.startMs) / rampMs : 1;
   const targets = blend(previous.period, current.period, f);
   const photoperiod = current.photoperiodHours;
@@ -99,6 +118,17 @@ function targetsIn(placed: PlacedPeriod[], nowMs: number): ClimateTargets {
     lightsOn,
     text: `${current.stage ? `${current.stage.name}, day ${current.stage.day}: ` : ''}${where}: heat below ${targets.heatBelowC} °C, vent above ${targets.ventAboveC} °C`,
   };
+}
+
+/** Whether a start changes nothing: the same period of the same stage with the same targets (a one-period program's next day). */
+function samePeriod(a: PlacedPeriod, b: PlacedPeriod): boolean {
+  return (
+    a.index === b.index &&
+    a.stage?.name === b.stage?.name &&
+    a.period.heatBelowC === b.period.heatBelowC &&
+    a.period.ventAboveC === b.period.ventAboveC &&
+    (a.period.humidityAbovePct ?? null) === (b.period.humidityAbovePct ?? null)
+  );
 }
 
 function blend(from: ClimatePeriod, to: ClimatePeriod, f: number): Pick<ClimateTargets, 'heatBelowC' | 'ventAboveC' | 'humidityAbovePct'> {

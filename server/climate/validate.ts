@@ -1,6 +1,7 @@
 import type { ClimatePeriod, ClimateProgram } from '../contract/climate.ts';
 import { invalid } from '../domain/errors.ts';
 import { resolveTime, type Site } from '../devices/rules/schedule.ts';
+import { localDate } from './program-days.ts';
 
 /**
  * The checks a program passes before it is stored (400 naming the field; nothing is stored otherwise).
@@ -19,14 +20,29 @@ export function validateProgram(program: ClimateProgram, nowMs: number, site: Si
       checkPeriods(stage.periods, `stages.${k}.periods`, nowMs, site);
     });
   }
-  if (program.crop) {
-    const [y, m, d] = program.crop.startDate.split('-').map(Number) as [number, number, number];
-    const date = new Date(y, m - 1, d);
-    if (date.getFullYear() !== y || date.getMonth() !== m - 1 || date.getDate() !== d) {
-      throw invalid(`crop.startDate '${program.crop.startDate}' is not a date`, 'crop.startDate');
-    }
+  if (program.crop) checkStartDate(program.crop.startDate, nowMs);
+}
+
+/**
+ * A crop's start: a real calendar date from 2000-01-01 to a year from today (a crop planned ahead;
+ * 9999-12-31 is a typo, and its stages would never come).
+ */
+function checkStartDate(startDate: string, nowMs: number): void {
+  const [y, m, d] = startDate.split('-').map(Number) as [number, number, number];
+  const date = localDate(y, m, d);
+  if (date.getFullYear() !== y || date.getMonth() !== m - 1 || date.getDate() !== d) {
+    throw invalid(`crop.startDate '${startDate}' is not a date`, 'crop.startDate');
+  }
+  // The earliest as the curve's earliest `from` (docs/climate.md).
+  const earliest = localDate(2000, 1, 1);
+  const now = new Date(nowMs);
+  const latest = localDate(now.getFullYear() + 1, now.getMonth() + 1, now.getDate());
+  if (date < earliest || date > latest) {
+    throw invalid(`crop.startDate '${startDate}' must be from ${ymd(earliest)} to a year from today (${ymd(latest)})`, 'crop.startDate');
   }
 }
+
+const ymd = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 /** The days the order of the periods is checked on: today, and the 1st and 15th of the next twelve months. */
 function checkDays(nowMs: number): number[] {

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { IsoTimestamp } from './common.ts';
+import { IsoTimestamp, VisibleText } from './common.ts';
 
 /**
  * Climate programs (docs/climate.md): targets by time of day that the equipment follows. A period starts
@@ -28,7 +28,7 @@ const Periods = Type.Array(ClimatePeriod, { minItems: 1, maxItems: MAX_PERIODS }
 /** A grow stage: from `fromDay` of the crop (day 1 = its start date) these periods replace the base ones. */
 export const GrowStage = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 40 }),
+    name: VisibleText({ maxLength: 40 }),
     fromDay: Type.Integer({ minimum: 1, maximum: 1000 }),
     periods: Periods,
     /** Hours the lights following the program are on each day, from the first period's start; null: lights not driven. */
@@ -40,7 +40,8 @@ export type GrowStage = Static<typeof GrowStage>;
 
 export const Crop = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 60 }),
+    name: VisibleText({ maxLength: 60 }),
+    /** A real date from 2000-01-01 to a year from today (validate.ts). */
     startDate: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD, local date' }),
   },
   { additionalProperties: false },
@@ -69,7 +70,7 @@ export const ClimateNow = Type.Object({
   heatBelowC: Type.Union([Type.Number(), Type.Null()]),
   ventAboveC: Type.Union([Type.Number(), Type.Null()]),
   humidityAbovePct: Type.Union([Type.Number(), Type.Null()]),
-  /** When the targets next start to change (the next period's start); null when unknown. */
+  /** When the targets next start to change (the next start of another period); null when none starts within two days (one period). */
   nextChangeAt: Type.Union([IsoTimestamp, Type.Null()]),
   /** True while the targets ramp from one period's into the next's. */
   ramping: Type.Boolean(),

@@ -5,11 +5,12 @@ import type { Device } from '../../contract/device.ts';
 import { SENSOR_FIELDS, type SensorField, type SensorSnapshot, type SensorType } from '../../contract/reading.ts';
 import type { EventBus } from '../../events/bus.ts';
 import { isRefusal } from '../../domain/errors.ts';
+import { FailureLog } from '../../domain/failure-log.ts';
 import type { SettingsService } from '../../settings/settings-service.ts';
 import { actionFor, isOnStatus } from '../actions.ts';
 import type { ControlService } from '../control-service.ts';
 import type { DevicesRepo } from '../devices-repo.ts';
-import { evaluateRules, type RuleDecision } from './engine.ts';
+import { evaluateRules, type RuleDecision, type RuleInput } from './engine.ts';
 import type { Site } from './schedule.ts';
 import type { IrrigationRunner } from '../irrigation/irrigation-runner.ts';
 import type { WindowSafePosition } from '../../contract/climate.ts';
@@ -34,6 +35,11 @@ export interface AutomationDeps {
 
 /** The bus owner of every subscription this runner makes (one runner per bus). */
 const OWNER = 'devices-automation';
+/** The FailureLog key of the climate targets (the others are device ids). */
+const CLIMATE_KEY = '(climate targets)';
+
+/** What one evaluation reads once for all devices. */
+type Tick = Pick<RuleInput, 'snapshot' | 'deviceSettings' | 'faultedFields' | 'climate' | 'climateUnavailable' | 'windowSafePosition'> & { faultedFields: Set<SensorField> };
 
 /**
  * Applies the rule engine's decisions to the devices in auto mode after every sampling tick (and at
@@ -50,8 +56,11 @@ export class AutomationRunner {
   readonly #faulted = new Set<SensorType>();
   /** Devices whose sensor-loss fail-safe is engaged: the engine's reason, since when, and whether it cycles (duty). */
   readonly #lossEngaged = new Map<string, { reason: string; sinceMs: number; duty: boolean }>();
+  readonly #failures: FailureLog;
 
-  constructor(private readonly deps: AutomationDeps) {}
+  constructor(private readonly deps: AutomationDeps) {
+    this.#failures = new FailureLog(deps.logger);
+  }
 
   start(): void {
     const { bus } = this.deps;
@@ -123,42 +132,69 @@ export class AutomationRunner {
     });
   }
 
+  /**
+   * One evaluation of every device in auto mode. What fails for one part (the climate targets, one
+   * device) is logged once and never stops the others' rules and fail-safes.
+   */
   async evaluate(snapshot: SensorSnapshot | null): Promise<void> {
-    const { repo, settings, clock } = this.deps;
-    const deviceSettings = settings.get().deviceSettings;
-    const faultedFields = this.faultedFields();
-    const climate = this.deps.climate?.targetsNow() ?? null;
-    const windowSafePosition = this.deps.climate?.windowSafePosition() ?? 'closed';
-    for (const device of repo.listPlain()) {
-      if (!device.autoMode) {
-        this.#releaseLoss(device, 'auto mode switched off');
-        await this.deps.irrigation?.release(device);
-        continue;
+    const tick: Tick = {
+      snapshot,
+      deviceSettings: this.deps.settings.get().deviceSettings,
+      faultedFields: this.faultedFields(),
+      ...this.#climateNow(),
+    };
+    for (const device of this.deps.repo.listPlain()) {
+      try {
+        await this.#evaluateDevice(device, tick);
+        this.#failures.worked(device.deviceId, 'automation evaluates the device again', { deviceId: device.deviceId });
+      } catch (err) {
+        this.#failures.failed(device.deviceId, err, 'automation could not evaluate a device', { deviceId: device.deviceId });
       }
-      if (device.deviceType === 'WATER_PUMP' && device.automationRules.irrigation && this.deps.irrigation) {
-        await this.deps.irrigation.evaluate(device, snapshot, faultedFields);
-        continue;
-      }
-      await this.deps.irrigation?.release(device);
-      const isOn = isOnStatus(device.status);
-      const decision = evaluateRules({
-        device: { ...device, isOn, sinceMs: repo.lastSwitchedAtMs(device.deviceId) },
-        climate,
-        windowSafePosition,
-        snapshot,
-        deviceSettings,
-        nowMs: clock.now(),
-        faultedFields,
-        site: this.deps.site(),
-        clockSynchronised: this.deps.clockSynchronised?.() ?? true,
-      });
-      if (decision.source === 'safety') this.#engageLoss(device, decision);
-      else this.#releaseLoss(device, 'fresh readings returned');
-      if (decision.desired === 'hold') continue;
-      const moves = decision.openPct !== undefined && decision.openPct !== (device.openPct ?? (isOn ? 100 : 0));
-      if ((decision.desired === 'on') === isOn && !moves) continue;
-      await this.#apply(device, decision);
     }
+  }
+
+  /** The program's targets, or why there are none: devices that follow it then take their fail-safe. */
+  #climateNow(): Pick<Tick, 'climate' | 'climateUnavailable' | 'windowSafePosition'> {
+    const program = this.deps.climate;
+    if (!program) return { climate: null, climateUnavailable: null, windowSafePosition: 'closed' };
+    let windowSafePosition: WindowSafePosition = 'closed';
+    try {
+      windowSafePosition = program.windowSafePosition();
+      const climate = program.targetsNow();
+      this.#failures.worked(CLIMATE_KEY, 'climate targets available again: devices follow the program');
+      return { climate, climateUnavailable: null, windowSafePosition };
+    } catch (err) {
+      this.#failures.failed(CLIMATE_KEY, err, 'climate targets unavailable: devices following the program take their safe state, the others follow their rules');
+      return { climate: null, climateUnavailable: 'climate targets unavailable', windowSafePosition };
+    }
+  }
+
+  async #evaluateDevice(device: Device, tick: Tick): Promise<void> {
+    const { repo, clock } = this.deps;
+    if (!device.autoMode) {
+      this.#releaseLoss(device, 'auto mode switched off');
+      await this.deps.irrigation?.release(device);
+      return;
+    }
+    if (device.deviceType === 'WATER_PUMP' && device.automationRules.irrigation && this.deps.irrigation) {
+      await this.deps.irrigation.evaluate(device, tick.snapshot, tick.faultedFields);
+      return;
+    }
+    await this.deps.irrigation?.release(device);
+    const isOn = isOnStatus(device.status);
+    const decision = evaluateRules({
+      ...tick,
+      device: { ...device, isOn, sinceMs: repo.lastSwitchedAtMs(device.deviceId) },
+      nowMs: clock.now(),
+      site: this.deps.site(),
+      clockSynchronised: this.deps.clockSynchronised?.() ?? true,
+    });
+    if (decision.source === 'safety') this.#engageLoss(device, decision);
+    else this.#releaseLoss(device, 'fresh readings returned');
+    if (decision.desired === 'hold') return;
+    const moves = decision.openPct !== undefined && decision.openPct !== (device.openPct ?? (isOn ? 100 : 0));
+    if ((decision.desired === 'on') === isOn && !moves) return;
+    await this.#apply(device, decision);
   }
 
   async #apply(device: Device, decision: RuleDecision): Promise<void> {

@@ -74,6 +74,8 @@ export interface RuleInput {
   clockSynchronised?: boolean;
   /** The climate program's targets now (docs/climate.md); null or absent without a program. */
   climate?: ClimateTargets | null;
+  /** Why there is a program but no targets (they failed to compute): devices following it take their sensor-loss safe state. */
+  climateUnavailable?: string | null;
   /** Where a roof window following the program goes when its air temperature is lost. Default 'closed'. */
   windowSafePosition?: WindowSafePosition;
 }
@@ -118,7 +120,7 @@ function evaluateRule(rule: Rule, input: RuleInput): RuleState {
 }
 
 /** The sensor-loss decision: safe state, hold, or the duty cycle (frost protection). */
-function onSensorLoss(input: RuleInput, what: string): RuleDecision {
+function onSensorLoss(input: RuleInput, what: string, until = 'fresh readings return'): RuleDecision {
   const { device, nowMs } = input;
   const action = device.sensorLossAction ?? 'off';
   if (action === 'duty') {
@@ -134,7 +136,7 @@ function onSensorLoss(input: RuleInput, what: string): RuleDecision {
       source: 'safety',
     };
   }
-  return { desired: 'off', ruleName: 'sensorLoss', reason: `sensor loss fail-safe (${what}): off until fresh readings return`, source: 'safety' };
+  return { desired: 'off', ruleName: 'sensorLoss', reason: `sensor loss fail-safe (${what}): off until ${until}`, source: 'safety' };
 }
 
 /**
@@ -187,7 +189,7 @@ export function evaluateRules(input: RuleInput): RuleDecision {
   if (!device.autoMode) return { desired: 'hold', ruleName: null, reason: 'auto mode is off', source: 'rule' };
   const rules = configuredRules(device.automationRules);
   const schedule = device.automationRules.schedule;
-  const follow = device.automationRules.follow && input.climate ? device.automationRules.follow : null;
+  const follow = device.automationRules.follow && (input.climate || input.climateUnavailable) ? device.automationRules.follow : null;
   if (rules.length === 0 && !schedule && !follow) {
     return { desired: 'hold', ruleName: null, reason: 'no automation rule is configured', source: 'rule' };
   }
@@ -262,14 +264,16 @@ function withMinTimes({ device, deviceSettings, nowMs }: RuleInput, wanted: Rule
 function followClimate(input: RuleInput, follow: NonNullable<AutomationRules['follow']>, airLoss: string | null): RuleDecision {
   const { device } = input;
   const field = fieldOf(follow);
-  const loss = (field === null ? null : lossOf(field, input)) ?? airLoss;
+  // Targets that failed to compute are an input lost like a reading: the same fail-safe.
+  const lostTargets = input.climate ? null : (input.climateUnavailable ?? 'no climate targets');
+  const loss = lostTargets ?? (field === null ? null : lossOf(field, input)) ?? airLoss;
   if (loss !== null) {
     if (device.deviceType === 'SERVO') {
       const open = input.windowSafePosition === 'open';
       return { desired: open ? 'on' : 'off', openPct: open ? 100 : 0, ruleName: 'sensorLoss', reason: `sensor loss fail-safe (${loss}): window to its safe position (${open ? 'open' : 'closed'})`, source: 'safety' };
     }
-    if (device.sensorLossAction === 'hold' && device.deviceType !== 'HEATER') return { desired: 'hold', ruleName: 'climate', reason: `holding: no fresh reading for ${loss}`, source: 'rule' };
-    return onSensorLoss(input, loss);
+    if (device.sensorLossAction === 'hold' && device.deviceType !== 'HEATER') return { desired: 'hold', ruleName: 'climate', reason: `holding: ${lostTargets ?? `no fresh reading for ${loss}`}`, source: 'rule' };
+    return onSensorLoss(input, loss, lostTargets ? 'the targets return' : undefined);
   }
   const value = field === null ? NaN : input.snapshot!.values[field]!;
   const decision = followProgram({

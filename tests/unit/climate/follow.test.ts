@@ -61,6 +61,22 @@ describe('equipment following the program', () => {
     expect(lost('open')).toMatchObject({ desired: 'on', openPct: 100, source: 'safety' });
   });
 
+  it('without targets (they failed to compute) following devices take their fail-safe; threshold rules still act', () => {
+    const unavailable = (type: DeviceType, rules: Partial<AutomationRules>, over: { sensorLossAction?: 'hold'; isOn?: boolean } = {}) => evaluateRules({
+      device: { deviceType: type, autoMode: true, automationRules: { ...EMPTY_RULES, ...rules }, isOn: over.isOn ?? true, sinceMs: null, openPct: 40, sensorLossAction: over.sensorLossAction },
+      snapshot: snapshotOf({ temperature: 10, humidity: 90 }, T0),
+      deviceSettings: noMinTimes,
+      nowMs: T0,
+      climate: null,
+      climateUnavailable: 'climate targets unavailable',
+      windowSafePosition: 'open',
+    });
+    expect(unavailable('HEATER', { follow: 'heat' })).toMatchObject({ desired: 'off', source: 'safety', reason: 'sensor loss fail-safe (climate targets unavailable): off until the targets return' });
+    expect(unavailable('SERVO', { follow: 'vent' })).toMatchObject({ desired: 'on', openPct: 100, source: 'safety' });
+    expect(unavailable('FAN', { follow: 'vent' }, { sensorLossAction: 'hold' })).toMatchObject({ desired: 'hold', reason: 'holding: climate targets unavailable' });
+    expect(unavailable('FAN', { follow: 'vent', humidityHigh: 80 }, { isOn: false })).toMatchObject({ desired: 'on', ruleName: 'humidityHigh' });
+  });
+
   it('dehumidifies above humidityAbovePct', () => {
     expect(decide('FAN', { follow: 'dehumidify' }, { humidity: 86, temperature: 20 }).desired).toBe('on');
     expect(decide('FAN', { follow: 'dehumidify' }, { humidity: 84, temperature: 20 }).desired).toBe('off');

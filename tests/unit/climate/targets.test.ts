@@ -90,4 +90,10 @@ describe('bad programs are refused naming the field', () => {
   it('a sun time without a site', () => expect(fieldOf({ periods: [period('sunrise')] }, null)).toBe('periods.0.start'));
   it('stages without a crop', () => expect(fieldOf({ periods: [period('06:00')], stages: [{ name: 'veg', fromDay: 1, periods: [period('06:00')] }] })).toBe('crop'));
   it('a crop start that is no date', () => expect(fieldOf({ periods: [period('06:00')], crop: { name: 'x', startDate: '2026-02-30' } })).toBe('crop.startDate'));
+  it('a crop start more than a year ahead or before 2000', () => {
+    const crop = (startDate: string) => fieldOf({ periods: [period('06:00')], crop: { name: 'x', startDate } });
+    expect(crop('2027-06-10')).toBeNull();
+    expect(crop('2000-01-01')).toBeNull();
+    for (const startDate of ['2027-06-11', '9999-12-31', '1999-12-31', '0001-01-01']) expect(crop(startDate)).toBe('crop.startDate');
+  });
 });
