@@ -5,12 +5,13 @@ import helmet from 'helmet';
 import type { AppContext } from './context.ts';
 import type { Feature } from './features.ts';
 import { handleError, HttpError } from './http/errors.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { makeGreenhouseGuard } from './http/greenhouse.ts';
 import { capConnectionsPerAddress } from './http/connections-per-address.ts';
 import { allowedHostNames, makeHostGuard } from './http/host-allow-list.ts';
 import { registerDashboard } from './http/static.ts';
 import { createLazySchemaCompilers, lazySchemaController } from './http/lazy-schema-compilers.ts';
-import { createValidatorCompiler, strictEmptyBodies } from './http/validation.ts';
+import { createValidatorCompiler, refuseUndeclaredInput } from './http/validation.ts';
 
 export interface HttpAppOptions {
   features: readonly Feature[];
@@ -86,7 +87,8 @@ export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Pr
     if (ready === null) done();
     else ready.then(() => done(), done);
   });
-  app.addHook('onRoute', strictEmptyBodies);
+  app.addHook('onRoute', refuseUndeclaredInput);
+  registerJsonBodyParser(app);
   app.setErrorHandler(handleError);
   // Answers about accounts, devices and readings are never kept by a browser or a proxy: every /api
   // answer, the 404s and errors of unknown routes included (hence here and not on the /api plugin).
