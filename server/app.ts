@@ -5,12 +5,14 @@ import helmet from 'helmet';
 import type { AppContext } from './context.ts';
 import type { Feature } from './features.ts';
 import { handleError, HttpError } from './http/errors.ts';
+import { clientErrorAnswerer, frameworkErrorHandler, headersSetBy, MAX_PATH_PARAM_CHARS } from './http/framework-errors.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { makeGreenhouseGuard } from './http/greenhouse.ts';
 import { capConnectionsPerAddress } from './http/connections-per-address.ts';
 import { allowedHostNames, makeHostGuard } from './http/host-allow-list.ts';
 import { registerDashboard } from './http/static.ts';
 import { createLazySchemaCompilers, lazySchemaController } from './http/lazy-schema-compilers.ts';
-import { createValidatorCompiler, strictEmptyBodies } from './http/validation.ts';
+import { createValidatorCompiler, refuseUndeclaredInput } from './http/validation.ts';
 
 export interface HttpAppOptions {
   features: readonly Feature[];
@@ -48,6 +50,11 @@ const CSP_DIRECTIVES = {
 export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Promise<FastifyInstance> {
   const { limits } = ctx.config;
   const schemaCompilers = createLazySchemaCompilers(createValidatorCompiler());
+  // Built once: @fastify/helmet built Helmet's middleware again for every request, parsing the policy
+  // each time (docs/performance.md, "A night on the gateway").
+  const securityHeaders = helmet({ contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES }, strictTransportSecurity: false, frameguard: { action: 'deny' } });
+  // What answers that no hook sees carry (http/framework-errors.ts).
+  const fixedHeaders = { ...headersSetBy(securityHeaders), 'cache-control': 'no-store' };
   const app = Fastify({
     // pino's Logger is Fastify's logger; the cast keeps FastifyInstance's default generics for plugins.
     loggerInstance: ctx.logger as FastifyBaseLogger,
@@ -68,6 +75,10 @@ export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Pr
     // journal, on the SD card, each serialised on the event loop. One debug line instead (below);
     // errors are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
+    // A bad path or request answers in the envelope, naming what was wrong (http/framework-errors.ts).
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_CHARS },
+    frameworkErrors: frameworkErrorHandler(fixedHeaders),
+    clientErrorHandler: clientErrorAnswerer(fixedHeaders, ctx.logger),
   });
   app.addHook('onResponse', (request, reply, done) => {
     if (ctx.logger.isLevelEnabled('debug')) {
@@ -86,7 +97,8 @@ export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Pr
     if (ready === null) done();
     else ready.then(() => done(), done);
   });
-  app.addHook('onRoute', strictEmptyBodies);
+  app.addHook('onRoute', refuseUndeclaredInput);
+  registerJsonBodyParser(app);
   app.setErrorHandler(handleError);
   // Answers about accounts, devices and readings are never kept by a browser or a proxy: every /api
   // answer, the 404s and errors of unknown routes included (hence here and not on the /api plugin).
@@ -102,9 +114,6 @@ export async function buildHttpApp(ctx: AppContext, options: HttpAppOptions): Pr
     }
     return hosts.names;
   }));
-  // Built once: @fastify/helmet built Helmet's middleware again for every request, parsing the policy
-  // each time (docs/performance.md, "A night on the gateway").
-  const securityHeaders = helmet({ contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES }, strictTransportSecurity: false, frameguard: { action: 'deny' } });
   app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (err) => done(err as Error | undefined)));
 
   await app.register(fastifyRateLimit, {

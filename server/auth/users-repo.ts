@@ -78,21 +78,24 @@ export class UsersRepo {
    * Granting a pending account keeps its tokens: it only gains, and its owner, waiting on the "request
    * sent" screen, goes straight in instead of being signed out without a word.
    */
-  changeRole(id: number, role: Role): UserRow | 'last-admin' {
+  changeRole(id: number, role: Role): { account: UserRow; changed: boolean } | 'last-admin' {
     return this.deps.db.transaction((tx) => {
       const current = tx.select().from(users).where(eq(users.id, id)).get();
       if (!current) throw new Error(`user ${id} vanished during role change`);
+      // The role it has, and no request pending: nothing changes, so no token is revoked.
+      if (current.role === role && current.requestedRole === null) return { account: current, changed: false };
       if (current.role === 'admin' && role !== 'admin') {
         const admins = tx.select({ n: count() }).from(users).where(eq(users.role, 'admin')).get()?.n ?? 0;
         if (admins <= 1) return 'last-admin';
       }
       const tokenVersion = current.requestedRole !== null ? current.tokenVersion : current.tokenVersion + 1;
-      return tx
+      const account = tx
         .update(users)
         .set({ role, requestedRole: null, tokenVersion, updatedAt: new Date(this.deps.clock.now()) })
         .where(eq(users.id, id))
         .returning()
         .get()!;
+      return { account, changed: true };
     });
   }
 

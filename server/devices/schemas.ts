@@ -120,10 +120,16 @@ export const QuickActionReply = Envelope(
 );
 export const EmptyReply = Envelope(Type.Null());
 
-/** The websocket `device-control` command (docs/decisions.md: same rules as REST). */
-export const DeviceControlCommand = Type.Object({
-  deviceId: DeviceIdParams.properties.deviceId,
-  action: ControlAction,
-  greenhouseId: Type.String({ minLength: 1, maxLength: 64 }),
-  extras: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-});
+/**
+ * The websocket `device-control` command (docs/decisions.md: same rules as REST, so an unknown key is
+ * refused as in a body). `extras` is the specification's free-form record: its keys are not checked.
+ */
+export const DeviceControlCommand = Type.Object(
+  {
+    deviceId: DeviceIdParams.properties.deviceId,
+    action: ControlAction,
+    greenhouseId: Type.String({ minLength: 1, maxLength: 64 }),
+    extras: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);

@@ -1,8 +1,8 @@
 import Value from 'typebox/value';
 import { roleRefusal, WRITER_ROLES } from '../auth/guard.ts';
 import type { UserRow } from '../auth/users-repo.ts';
-import { invalid, notFound } from '../domain/errors.ts';
-import { forbidden } from '../http/errors.ts';
+import { notFound } from '../domain/errors.ts';
+import { forbidden, invalidInput } from '../http/errors.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
 import type { ControlService } from './control-service.ts';
 import { DeviceControlCommand } from './schemas.ts';
@@ -16,17 +16,9 @@ export function registerDeviceControlCommand(hub: RealtimeHub, control: ControlS
   hub.onClientEvent('device-control', async (account: UserRow, data: unknown) => {
     const refusal = roleRefusal(account.role, WRITER_ROLES);
     if (refusal) throw forbidden(refusal);
-    if (!Value.Check(DeviceControlCommand, data)) {
-      const first = Value.Errors(DeviceControlCommand, data)[0];
-      const field = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') || requiredField(first?.params) || 'data';
-      throw invalid(`Invalid device-control: ${field} ${first?.message ?? 'is invalid'}`, field);
-    }
+    // Worded like the REST routes' 400s: "Invalid device-control: zz is not an accepted field".
+    if (!Value.Check(DeviceControlCommand, data)) throw invalidInput('device-control', Value.Errors(DeviceControlCommand, data), 'data');
     if (!resolveGreenhouse(data.greenhouseId)) throw notFound(`Greenhouse '${data.greenhouseId}' not found`);
     await control.control({ deviceId: data.deviceId, action: data.action, source: 'user', actor: account.username });
   });
-}
-
-function requiredField(params: unknown): string | null {
-  const p = params as { requiredProperties?: string[] } | undefined;
-  return p?.requiredProperties?.[0] ?? null;
 }

@@ -44,25 +44,39 @@ export const forbidden = (message = 'Your role is not allowed to do this') => ne
 export const notFound = (message: string) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
-interface AjvIssue {
+/**
+ * One issue of a schema check, as Ajv (route schemas) and TypeBox's `Value.Errors` (websocket commands)
+ * both report it: the same keywords, with a few differently named params.
+ */
+export interface SchemaIssue {
   instancePath?: string;
+  schemaPath?: string;
   message?: string;
   params?: Record<string, unknown>;
   keyword?: string;
 }
 
-/** Turns ajv's issue into a field name and a sentence that names it. */
-function describeIssue(issue: AjvIssue): { field: string; message: string } {
+const firstName = (value: unknown): string | null =>
+  typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : null;
+
+/** Turns a schema issue into a field name and a sentence that names it; `root` names the whole input. */
+function describeIssue(issue: SchemaIssue, root: string): { field: string; message: string } {
   const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
-  const missing = issue.params?.missingProperty;
-  if (issue.keyword === 'required' && typeof missing === 'string') {
-    const field = path ? `${path}.${missing}` : missing;
+  const under = (name: string) => (path ? `${path}.${name}` : name);
+  // Ajv names one missing property, TypeBox lists them.
+  const missing = firstName(issue.params?.missingProperty ?? issue.params?.requiredProperties);
+  if (issue.keyword === 'required' && missing !== null) {
+    const field = under(missing);
     return { field, message: `${field} is required` };
   }
-  const field = path || '(body)';
-  if (issue.keyword === 'additionalProperties' && typeof issue.params?.additionalProperty === 'string') {
-    const extra = path ? `${path}.${issue.params.additionalProperty}` : issue.params.additionalProperty;
-    return { field: extra, message: `${extra} is not an accepted field` };
+  const field = path || root;
+  const extra = firstName(issue.params?.additionalProperty ?? issue.params?.additionalProperties);
+  if (issue.keyword === 'additionalProperties' && extra !== null) {
+    return { field: under(extra), message: `${under(extra)} is not an accepted field` };
+  }
+  // TypeBox reports each unknown key first as the `false` schema of additionalProperties, at that key.
+  if (issue.keyword === 'boolean' && issue.schemaPath?.endsWith('/additionalProperties') && path) {
+    return { field: path, message: `${path} is not an accepted field` };
   }
   if (issue.keyword === 'pattern' && issue.params?.pattern === SAFE_TEXT_PATTERN) {
     return { field, message: `${field} must not contain control or bidirectional-override characters` };
@@ -77,6 +91,18 @@ function describeIssue(issue: AjvIssue): { field: string; message: string } {
     return { field, message: `${field} has an invalid value` };
   }
   return { field, message: `${field} ${issue.message ?? 'is invalid'}` };
+}
+
+/**
+ * The 400 for input that failed its schema: "Invalid <where>: <first issue, naming its field>", with
+ * every issue in `errors`. `where` is the part of a request (body, query, path) or a websocket command's
+ * name; `root` names the whole input when it is what is wrong.
+ */
+export function invalidInput(where: string, issues: readonly SchemaIssue[], root = `(${where})`): HttpError {
+  // A failed union is reported once per branch; the first issue names the field well enough.
+  const described = dedupe(issues.map((issue) => describeIssue(issue, root)));
+  const first = described[0] ?? { field: root, message: `${root} is invalid` };
+  return new HttpError(400, `Invalid ${where}: ${first.message}`, described.length > 0 ? described : [first]);
 }
 
 const CONTEXT_NAMES: Record<string, string> = {
@@ -105,17 +131,11 @@ export function handleError(error: FastifyError | HttpError | Error, request: Fa
       ...(known.lock ? { lock: known.lock } : {}),
     });
   }
-  const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
+  const fastifyError = error as FastifyError & { validation?: SchemaIssue[]; validationContext?: string };
   if (fastifyError.validation) {
-    // ajv reports a failed union once per branch; the first issue names the field well enough.
-    const issues = fastifyError.validation.map(describeIssue);
-    const first = issues[0] ?? { field: '(request)', message: 'Invalid request' };
     const where = CONTEXT_NAMES[fastifyError.validationContext ?? ''] ?? 'request';
-    return failure(reply, 400, {
-      success: false,
-      message: `Invalid ${where}: ${first.message}`,
-      errors: dedupe(issues),
-    });
+    const invalid = invalidInput(where, fastifyError.validation);
+    return failure(reply, 400, { success: false, message: invalid.message, errors: invalid.errors });
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

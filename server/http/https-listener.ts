@@ -12,8 +12,8 @@ export interface HttpsListenerOptions {
 /**
  * A second listener for the same Fastify app (one set of routes, hooks, guards and one websocket hub):
  * requests go to `app.routing`, Fastify's own request handler, and websocket upgrades are handed to the
- * HTTP server's 'upgrade' listener that @fastify/websocket installed. The same slow-client limits as
- * the HTTP listener (server/app.ts) apply.
+ * HTTP server's 'upgrade' listener that @fastify/websocket installed, as are requests the HTTP parser
+ * refuses (its 'clientError' listener). The same slow-client limits as the HTTP listener (server/app.ts) apply.
  */
 export function createHttpsListener(options: HttpsListenerOptions): Server {
   const { app, limits } = options;
@@ -33,6 +33,8 @@ export function createHttpsListener(options: HttpsListenerOptions): Server {
   server.maxConnections = limits.connectionsTotal;
   capConnectionsPerAddress(server, limits.connectionsPerAddress);
   server.on('upgrade', (request, socket, head) => app.server.emit('upgrade', request, socket, head));
+  // A request the HTTP parser refuses is answered as on the HTTP listener, in the API's envelope.
+  server.on('clientError', (err, socket) => app.server.emit('clientError', err, socket));
   // A phone that does not trust the CA yet aborts the handshake: that is its answer, not our error.
   server.on('tlsClientError', (err, socket) => {
     app.log.debug({ code: (err as NodeJS.ErrnoException).code }, 'TLS handshake failed');

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { refuseOverlongParam } from './framework-errors.ts';
 
 /**
  * Serves the built dashboard. Any other GET that is not under /api or /ws gets index.html, so a deep
@@ -37,6 +38,7 @@ export async function registerDashboard(app: FastifyInstance, webRoot: string | 
     if (!isApi && hasBuild && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
     }
+    if (isApi && refuseOverlongParam(request, reply)) return reply;
     return reply.status(404).send({ success: false, message: `Route ${request.method} ${path} not found` });
   });
 }

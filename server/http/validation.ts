@@ -46,7 +46,8 @@ export function closeObjects(schema: unknown): unknown {
 /**
  * JSON bodies are validated as sent: a number sent as "5" is a wrong type (400), not coerced, and an
  * unknown key is a 400 that names it. Query strings and path params are text by nature, so they are
- * coerced to the declared types.
+ * coerced to the declared types; a query string is as strict as a body (an unknown parameter is a 400
+ * naming it: `?hour=1` must not answer the default range as if it had been understood).
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   // Made at the first compile, not at start: each Ajv compiles its meta-schemas and formats when built,
@@ -54,7 +55,7 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const ajvs: { body?: Ajv; coercing?: Ajv } = {};
   return ({ schema, httpPart }) => {
     const use = httpPart === 'body' ? 'body' : 'coercing';
-    const source = (use === 'body' ? closeObjects(schema) : schema) as object;
+    const source = (use === 'body' || httpPart === 'querystring' ? closeObjects(schema) : schema) as object;
     // The compiled gateway's validators were generated at build time: no compilation on the event loop.
     const generated = precompiledSchemaCode<ValidateFunction>(use, source);
     if (generated) {
@@ -90,10 +91,29 @@ export async function refuseUnexpectedBody(request: FastifyRequest): Promise<voi
   throw new HttpError(400, 'Invalid body: this request takes no body', [{ field: '(body)', message: 'this request takes no body' }]);
 }
 
-/** Adds `refuseUnexpectedBody` to every route that may carry a body but declares none. */
-export function strictEmptyBodies(route: RouteOptions): void {
+/**
+ * For an API route that declares no query string: any parameter is refused (400 naming the first), as
+ * an unknown one is on a route that declares some.
+ */
+export async function refuseUnexpectedQuery(request: FastifyRequest): Promise<void> {
+  const [first] = Object.keys(request.query as object);
+  if (first === undefined) return;
+  throw new HttpError(400, `Invalid query: ${first} is not an accepted field (this request takes no query parameters)`, [
+    { field: first, message: `${first} is not an accepted field` },
+  ]);
+}
+
+/**
+ * Adds `refuseUnexpectedBody` to every route that may carry a body but declares none, and
+ * `refuseUnexpectedQuery` to every /api route that declares no query string (the dashboard's own pages
+ * and the websocket upgrade are left alone: a page's query is the dashboard's business).
+ */
+export function refuseUndeclaredInput(route: RouteOptions): void {
   const methods = Array.isArray(route.method) ? route.method : [route.method];
-  if (route.schema?.body || !methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH' || m === 'DELETE')) return;
+  const checks: Array<(request: FastifyRequest) => Promise<void>> = [];
+  if (!route.schema?.body && methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH' || m === 'DELETE')) checks.push(refuseUnexpectedBody);
+  if (!route.schema?.querystring && (route.url === '/api' || route.url.startsWith('/api/'))) checks.push(refuseUnexpectedQuery);
+  if (checks.length === 0) return;
   const existing = route.preValidation;
-  route.preValidation = existing === undefined ? [refuseUnexpectedBody] : [...(Array.isArray(existing) ? existing : [existing]), refuseUnexpectedBody];
+  route.preValidation = existing === undefined ? checks : [...(Array.isArray(existing) ? existing : [existing]), ...checks];
 }

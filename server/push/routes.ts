@@ -3,10 +3,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { Envelope, FailureEnvelope } from '../contract/common.ts';
 import { PushStatus, PushSubscribeBody, PushSubscriptionView, PushTestResult, PushUnsubscribeBody } from '../contract/push.ts';
-import { notFound } from '../domain/errors.ts';
+import { invalid, notFound } from '../domain/errors.ts';
 import { ok } from '../http/reply.ts';
 import type { AlertPusher } from './alert-pusher.ts';
 import { checkEndpoint } from './endpoint-hosts.ts';
+import { pushKeysProblem } from './subscription-keys.ts';
 import { toView, type PushSubscriptionsRepo } from './subscriptions-repo.ts';
 
 const failures = { 400: FailureEnvelope, 401: FailureEnvelope, 403: FailureEnvelope, 404: FailureEnvelope };
@@ -30,6 +31,8 @@ export async function pushRoutes(fastify: FastifyInstance, options: PushRoutesOp
   app.post('/push/subscriptions', { schema: { body: PushSubscribeBody, response: { 201: Envelope(PushSubscriptionView), ...failures } } }, async (request, reply) => {
     const { endpoint, keys, minSeverity } = request.body;
     checkEndpoint(endpoint, options.endpointHosts);
+    const badKeys = pushKeysProblem(keys);
+    if (badKeys) throw invalid(badKeys.message, badKeys.field);
     const row = repo.upsert({ userId: request.account!.id, endpoint, p256dh: keys.p256dh, auth: keys.auth, minSeverity });
     return reply.status(201).send(ok(toView(row), 'Alerts will be pushed to this browser'));
   });

@@ -1,6 +1,7 @@
 import type { Agent } from 'node:https';
 import type { WebPushError } from 'web-push';
 import type { PushMessage } from '../contract/push.ts';
+import { pushKeysProblem } from './subscription-keys.ts';
 import type { VapidKeys } from './vapid-keys.ts';
 
 export interface PushTarget {
@@ -12,8 +13,9 @@ export type PushUrgency = 'very-low' | 'low' | 'normal' | 'high';
 
 /**
  * What became of one push: delivered; `gone` (404/410: the browser unsubscribed or the subscription
- * expired, so it must be forgotten); or failed, `retryable` when trying later may work (timeouts,
- * network errors, 429 and 5xx from the push service).
+ * expired; or its keys are not ones a push can be encrypted for: no later attempt can succeed, so it
+ * must be forgotten); or failed, `retryable` when trying later may work (timeouts, network errors, 429
+ * and 5xx from the push service).
  */
 export type PushOutcome = { status: 'delivered' } | { status: 'gone'; message: string } | { status: 'failed'; retryable: boolean; message: string };
 
@@ -40,6 +42,9 @@ export class WebPushSender {
 
   async send(target: PushTarget, message: PushMessage, delivery: { urgency: PushUrgency; ttlSeconds: number }): Promise<PushOutcome> {
     const { vapid, subject, agent, timeoutMs = 10_000 } = this.#options;
+    // Subscriptions are checked when made; one stored before that check could never be sent to.
+    const badKeys = pushKeysProblem(target.keys);
+    if (badKeys) return { status: 'gone', message: badKeys.message };
     // Loaded on the first push: most gateways never send one, and its code would sit on their heap.
     const webPush = (await import('web-push')).default;
     try {

@@ -5,6 +5,7 @@ import { WS_CLOSE_FORBIDDEN, WS_CLOSE_TOO_MANY, WS_CLOSE_TRY_AGAIN_LATER, WS_CLO
 import type { UserRow } from '../auth/users-repo.ts';
 import type { PublicUser } from '../contract/user.ts';
 import { clientErrorOf } from '../http/errors.ts';
+import { AuthenticateData, ClientMessage, closeReason, joinedGreenhouseId, messageProblem } from './client-messages.ts';
 import { TurnDelivery } from './turn-delivery.ts';
 
 export interface HubOptions {
@@ -212,18 +213,21 @@ export class RealtimeHub {
     let message: { event?: unknown; data?: unknown };
     try {
       message = text === null ? {} : (JSON.parse(text) as typeof message);
-      if (typeof message !== 'object' || message === null) message = {};
+      if (typeof message !== 'object' || message === null || Array.isArray(message)) message = {};
     } catch {
       message = {};
     }
     const event = typeof message.event === 'string' ? message.event : null;
+    // As strict as a REST body: a key other than event and data is refused, naming it.
+    const shapeProblem = event === null ? null : messageProblem(ClientMessage, message, 'message', 'message');
 
     if (!client.session) {
-      if (event === 'authenticate') {
-        const data = message.data as { token?: unknown } | undefined;
-        this.#authenticate(client, data?.token);
+      if (event === 'authenticate' && !shapeProblem) {
+        const problem = messageProblem(AuthenticateData, message.data, 'authenticate');
+        if (problem) this.#close(client, WS_CLOSE_UNAUTHORIZED, closeReason(problem.message));
+        else this.#authenticate(client, (message.data as { token: string }).token);
       } else {
-        this.#close(client, WS_CLOSE_UNAUTHORIZED, 'Authenticate first');
+        this.#close(client, WS_CLOSE_UNAUTHORIZED, shapeProblem ? closeReason(shapeProblem.message) : 'Authenticate first');
       }
       return;
     }
@@ -232,15 +236,26 @@ export class RealtimeHub {
       this.#send(client, 'error', { message: 'Messages must be JSON objects { "event": string, "data": any }', status: 400 });
       return;
     }
+    if (shapeProblem) {
+      this.#send(client, 'error', { event, status: 400, message: shapeProblem.message });
+      return;
+    }
     if (event === 'authenticate') {
-      this.#authenticate(client, (message.data as { token?: unknown } | undefined)?.token);
+      // A socket may swap its token (after Extend Session); a malformed one ends it like a bad token.
+      const problem = messageProblem(AuthenticateData, message.data, 'authenticate');
+      if (problem) this.#close(client, WS_CLOSE_UNAUTHORIZED, closeReason(problem.message));
+      else this.#authenticate(client, (message.data as { token: string }).token);
       return;
     }
     if (event === 'join-greenhouse') {
-      const requested = typeof message.data === 'string' ? message.data : (message.data as { greenhouseId?: unknown } | undefined)?.greenhouseId;
-      const greenhouseId = typeof requested === 'string' ? this.deps.resolveGreenhouse(requested) : null;
+      const requested = joinedGreenhouseId(message.data);
+      if (typeof requested !== 'string') {
+        this.#send(client, 'error', { event, status: 400, message: requested.message });
+        return;
+      }
+      const greenhouseId = this.deps.resolveGreenhouse(requested);
       if (!greenhouseId) {
-        this.#send(client, 'error', { event, status: 404, message: `Greenhouse ${JSON.stringify(requested ?? null)} not found` });
+        this.#send(client, 'error', { event, status: 404, message: `Greenhouse ${JSON.stringify(requested)} not found` });
         return;
       }
       client.greenhouses.add(greenhouseId);

@@ -20,9 +20,10 @@ export async function usersRoutes(fastify: FastifyInstance, options: { service: 
     reply.status(201).send(ok(await service.create(request.body), 'User created')),
   );
 
-  app.put('/:username', { schema: { params: UsernameParams, body: ChangeRoleBody, response: { 200: UserReply, ...failures } } }, async (request) =>
-    ok(service.changeRole(request.params.username, request.body.role), 'Role updated'),
-  );
+  app.put('/:username', { schema: { params: UsernameParams, body: ChangeRoleBody, response: { 200: UserReply, ...failures } } }, async (request) => {
+    const { user, changed } = service.changeRole(request.params.username, request.body.role);
+    return ok(user, changed ? 'Role updated' : `Role unchanged: ${user.username} is already ${user.role}`);
+  });
 
   app.delete('/:username', { schema: { params: UsernameParams, response: { 200: DeletedReply, ...failures } } }, async (request) => {
     service.remove(request.params.username);

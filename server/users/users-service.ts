@@ -44,14 +44,18 @@ export class UsersService {
     }
   }
 
-  changeRole(username: string, role: Role): PublicUser {
+  /**
+   * Gives an account a role. Its own role again (and no request pending) is no change: nothing is
+   * written and its tokens stay valid; `changed` says which it was.
+   */
+  changeRole(username: string, role: Role): { user: PublicUser; changed: boolean } {
     const account = this.#get(username);
-    const changed = this.deps.users.changeRole(account.id, role);
-    if (changed === 'last-admin') {
+    const result = this.deps.users.changeRole(account.id, role);
+    if (result === 'last-admin') {
       throw conflict(`${account.username} is the last admin: make another account admin before changing this one`);
     }
-    this.deps.bus.emit('accountRevoked', { accountId: account.id, reason: `Your role changed to ${role}, please sign in again` });
-    return this.deps.users.toPublic(changed);
+    if (result.changed) this.deps.bus.emit('accountRevoked', { accountId: account.id, reason: `Your role changed to ${role}, please sign in again` });
+    return { user: this.deps.users.toPublic(result.account), changed: result.changed };
   }
 
   remove(username: string): void {

@@ -127,6 +127,24 @@ describe('the users API (admin only)', () => {
     expect((await http.post('/api/devices/heater-1/control', { action: 'on' }, operator)).status).toBe(401);
   });
 
+  it('a "change" to the role an account already has is no change: its token and socket stay, nothing is written', async () => {
+    const token = await registerUser(http, { username: 'fuzzuser', role: 'viewer' }, admin);
+    const socket = await socketFor(token);
+    const row = () => gw.database.sqlite.prepare("SELECT * FROM users WHERE username = 'fuzzuser'").get();
+    const before = row();
+    const res = await http.put('/api/users/fuzzuser', { role: 'viewer' }, admin);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, message: 'Role unchanged: fuzzuser is already viewer', data: { username: 'fuzzuser', role: 'viewer' } });
+    expect(row()).toEqual(before);
+    expect((await http.get('/api/auth/me', token)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(socket.closeCode).toBeNull();
+    // A real change still revokes at once.
+    expect((await http.put('/api/users/fuzzuser', { role: 'operator' }, admin)).body.message).toBe('Role updated');
+    expect(await socket.closed()).toBe(WS_CLOSE_UNAUTHORIZED);
+    expect((await http.get('/api/auth/me', token)).status).toBe(401);
+  });
+
   it('deletes an account: its token is refused and its sockets close at once', async () => {
     const token = await registerUser(http, { username: 'dora', role: 'operator' }, admin);
     const socket = await socketFor(token);

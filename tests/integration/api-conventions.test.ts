@@ -53,6 +53,71 @@ describe('envelope and status codes', () => {
   });
 });
 
+describe('query strings are as strict as bodies', () => {
+  it.each([
+    ['/api/alerts/greenhouse-001?status=active&zz=1'],
+    ['/api/alerts/export/greenhouse-001?severity=HIGH&zz=1'],
+    ['/api/devices/fan-1/log?limit=5&zz=1'],
+    ['/api/devices/pump-1/water?days=2&zz=1'],
+    ['/api/notifications/log?limit=100&zz=1'],
+    ['/api/analytics/export/greenhouse-001?hours=24&zz=1'],
+    ['/api/climate/greenhouse-001/curve?hours=24&zz=1'],
+    ['/api/sensors/historical/greenhouse-001?hours=24&zz=1'],
+  ])('%s: an unknown parameter is a 400 naming it', async (path) => {
+    const res = await http.get(path, admin);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, message: 'Invalid query: zz is not an accepted field' });
+  });
+
+  it('a route that declares no query refuses any parameter, naming it; its plain call still answers', async () => {
+    const res = await http.get('/api/devices/greenhouse-001?zz=1', admin);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, message: 'Invalid query: zz is not an accepted field (this request takes no query parameters)' });
+    expect((await http.get('/api/devices/greenhouse-001', admin)).status).toBe(200);
+    const before = settingsRow();
+    const post = await http.post('/api/settings/greenhouse-001/reset?force=1', undefined, admin);
+    expect(post.status).toBe(400);
+    expect(post.body.message).toMatch(/force/);
+    expect(settingsRow()).toBe(before);
+  });
+
+  it('the parameters the dashboard sends are still accepted', async () => {
+    for (const path of [
+      '/api/alerts/greenhouse-001?status=resolved&severity=CRITICAL',
+      '/api/alerts/export/greenhouse-001?status=active',
+      '/api/devices/fan-1/log?limit=50&source=user',
+      '/api/devices/pump-1/water?days=7',
+      '/api/notifications/log?limit=100',
+      '/api/analytics/export/greenhouse-001?hours=24',
+      '/api/climate/greenhouse-001/curve?hours=24&from=2026-01-01T00%3A00%3A00.000Z',
+      '/api/sensors/light-integral/greenhouse-001?days=7',
+    ]) {
+      const res = await http.get(path, admin);
+      expect(res.status, path).toBe(200);
+    }
+  });
+});
+
+describe('bodies with prototype keys', () => {
+  it.each([
+    ['{"action":"on","__proto__":{"admin":true}}', '__proto__'],
+    ['{"action":"on","extras":{"a":[{"__proto__":{}}]}}', 'extras.a.0.__proto__'],
+    ['{"action":"on","constructor":{"prototype":{"x":1}}}', 'constructor'],
+  ])('%s is a 400 naming %s, not "malformed JSON", and changes nothing', async (rawBody, key) => {
+    const before = (await http.get('/api/devices/greenhouse-001', admin)).body.data;
+    const res = await http.request('POST', '/api/devices/fan-1/control', { rawBody, token: admin });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, message: `Invalid body: ${key} is not an accepted field`, errors: [{ field: key, message: `${key} is not an accepted field` }] });
+    expect((await http.get('/api/devices/greenhouse-001', admin)).body.data).toEqual(before);
+  });
+
+  it('a harmless "constructor" value is an ordinary unknown key', async () => {
+    const res = await http.request('POST', '/api/devices/fan-1/control', { rawBody: '{"action":"on","constructor":1}', token: admin });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Invalid body: constructor is not an accepted field');
+  });
+});
+
 describe('settings', () => {
   it('reads the defaults of the specification', async () => {
     const res = await http.get('/api/settings/greenhouse-001', viewer);

@@ -289,4 +289,32 @@ describe('websocket device-control', () => {
     }
     expect(await list()).toEqual(before);
   });
+
+  it('is as strict as REST and worded like it: an unknown key is refused, naming it, and nothing is switched or logged', async () => {
+    const writer = new TestSocket(gw.url);
+    sockets.push(writer);
+    await writer.join(admin);
+    const before = await list();
+    const logBefore = (await http.get('/api/devices/fan-1/log', admin)).body.data;
+
+    const cases: Array<[unknown, string]> = [
+      [{ deviceId: 'fan-1', action: 'off', greenhouseId: GH, zz: 1 }, 'Invalid device-control: zz is not an accepted field'],
+      [{ deviceId: 'fan-1', greenhouseId: GH }, 'Invalid device-control: action is required'],
+      [{ deviceId: 'fan-1', action: 'explode', greenhouseId: GH }, 'Invalid device-control: action has an invalid value'],
+      [{ deviceId: 'fan-1', action: 'on', greenhouseId: GH, extras: 5 }, 'Invalid device-control: extras must be object'],
+      ['fan-1', 'Invalid device-control: data must be object'],
+    ];
+    for (const [data, message] of cases) {
+      const from = writer.messages.length;
+      writer.send('device-control', data);
+      expect(await writer.next('error', () => true, 5000, from)).toEqual({ event: 'device-control', status: 400, message });
+    }
+    // REST says the same of the same mistakes.
+    const rest = await http.post('/api/devices/fan-1/control', { action: 'off', zz: 1 }, admin);
+    expect(rest.body.message).toBe('Invalid body: zz is not an accepted field');
+    expect((await http.post('/api/devices/fan-1/control', { action: 'explode' }, admin)).body.message).toBe('Invalid body: action has an invalid value');
+    expect((await http.post('/api/devices/fan-1/control', {}, admin)).body.message).toBe('Invalid body: action is required');
+    expect(await list()).toEqual(before);
+    expect((await http.get('/api/devices/fan-1/log', admin)).body.data).toEqual(logBefore);
+  });
 });

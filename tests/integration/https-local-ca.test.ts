@@ -103,6 +103,12 @@ describe('HTTPS from the local CA', () => {
     const answer = await httpsRequest(`${httpsBase(gw)}/api/health`, { ca, headers: { host: 'evil.example' } });
     expect(answer.status).toBe(421);
   });
+
+  it('answers headers past the limit in the envelope over HTTPS too (431), as over HTTP', async () => {
+    const answer = await httpsRequest(`${httpsBase(gw)}/api/health`, { ca, headers: { authorization: `Bearer ${'x'.repeat(60_000)}` } });
+    expect(answer.status).toBe(431);
+    expect(JSON.parse(answer.text)).toMatchObject({ success: false, message: expect.stringMatching(/^Request headers are too large/) });
+  });
 });
 
 describe('the local CA across restarts', () => {

@@ -65,6 +65,32 @@ describe('/ws authentication', () => {
     expect(socket.messages.find((m) => m.event === 'authenticated')).toBeUndefined();
   });
 
+  it.each([
+    ['an unknown key beside the token', { event: 'authenticate', data: { token: 'TOKEN', zz: 1 } }, 'Invalid authenticate: zz is not an accepted field'],
+    ['an unknown key beside event and data', { event: 'authenticate', data: { token: 'TOKEN' }, zz: 1 }, 'Invalid message: zz is not an accepted field'],
+    ['a token that is not a string', { event: 'authenticate', data: { token: 5 } }, 'Invalid authenticate: token must be string'],
+  ])('closes with 4401 on %s, saying why, even with a good token', async (_name, message, reason) => {
+    const socket = open();
+    await socket.opened();
+    let closeReason = '';
+    socket.socket.on('close', (_code, why) => (closeReason = why.toString()));
+    socket.socket.send(JSON.stringify(message).replace('"TOKEN"', JSON.stringify(token)));
+    expect(await socket.closed()).toBe(4401);
+    expect(closeReason).toBe(reason);
+    expect(socket.messages.find((m) => m.event === 'authenticated')).toBeUndefined();
+  });
+
+  it('cuts a close reason to the 123 bytes a close frame holds (a long unknown key still closes with 4401)', async () => {
+    const socket = open();
+    await socket.opened();
+    let closeReason = '';
+    socket.socket.on('close', (_code, why) => (closeReason = why.toString()));
+    socket.send('authenticate', { token, ['é'.repeat(200)]: 1 });
+    expect(await socket.closed()).toBe(4401);
+    expect(Buffer.byteLength(closeReason)).toBeLessThanOrEqual(123);
+    expect(closeReason).toMatch(/^Invalid authenticate: é+\.\.\.$/);
+  });
+
   it('closes with 4401 when no authentication arrives in time', async () => {
     const socket = open();
     await socket.opened();
@@ -100,6 +126,25 @@ describe('/ws after authentication', () => {
     expect(await socket.next('error')).toMatchObject({ status: 400, message: expect.stringContaining('launch-rockets') });
     socket.socket.send('{oops');
     await socket.next('error', (d) => d.message.includes('JSON'));
+  });
+
+  it('refuses unknown keys and malformed data in every client message with a 400 naming them, and keeps the socket', async () => {
+    const socket = open();
+    await socket.join(token);
+    const refusal = async (message: unknown) => {
+      const from = socket.messages.length;
+      socket.socket.send(JSON.stringify(message));
+      return socket.next('error', () => true, 5000, from);
+    };
+    expect(await refusal({ event: 'join-greenhouse', data: 'greenhouse-001', zz: 1 })).toEqual({ event: 'join-greenhouse', status: 400, message: 'Invalid message: zz is not an accepted field' });
+    expect(await refusal({ event: 'join-greenhouse', data: { greenhouseId: 'greenhouse-001', zz: 1 } })).toEqual({ event: 'join-greenhouse', status: 400, message: 'Invalid join-greenhouse: zz is not an accepted field' });
+    expect(await refusal({ event: 'join-greenhouse', data: 5 })).toEqual({ event: 'join-greenhouse', status: 400, message: 'Invalid join-greenhouse: data must be a greenhouse id' });
+    expect(await refusal({ event: 'join-greenhouse', data: {} })).toEqual({ event: 'join-greenhouse', status: 400, message: 'Invalid join-greenhouse: greenhouseId is required' });
+    expect(await refusal({ event: 'launch-rockets', data: {}, zz: 1 })).toEqual({ event: 'launch-rockets', status: 400, message: 'Invalid message: zz is not an accepted field' });
+    // The object form without extras still joins, and the socket is still open.
+    socket.send('join-greenhouse', { greenhouseId: 'default' });
+    expect(await socket.next('greenhouse-joined', () => true, 5000, socket.messages.length - 1)).toEqual({ greenhouseId: 'greenhouse-001' });
+    expect(socket.closeCode).toBeNull();
   });
 
   it('relays bus events only to sockets that joined the greenhouse', async () => {

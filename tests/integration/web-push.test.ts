@@ -6,6 +6,13 @@ import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { checkVapid, startPushReceiver, type FakeBrowser, type PushReceiver } from '../support/push-receiver.ts';
 
+/** A base64url P-256 point moved off the curve (its last byte changed). */
+function offCurve(p256dh: string): string {
+  const point = Buffer.from(p256dh, 'base64url');
+  point[64]! ^= 1;
+  return point.toString('base64url');
+}
+
 describe('Web Push of alerts, against a push service on the loopback', () => {
   let receiver: PushReceiver;
   let gw: TestGateway;
@@ -129,6 +136,11 @@ describe('Web Push of alerts, against a push service on the loopback', () => {
       [{ ...good, endpoint: 'https://192.168.1.10/admin/reboot', minSeverity: 'LOW' }, /endpoint.*not a known push service/],
       [{ ...good, keys: { ...good.keys, p256dh: 'short' }, minSeverity: 'LOW' }, /p256dh/],
       [{ ...good, keys: { ...good.keys, auth: 'a/b+c' }, minSeverity: 'LOW' }, /auth/],
+      // The right length, but no public key: the encryption would refuse it at every push.
+      [{ ...good, keys: { ...good.keys, p256dh: 'A'.repeat(87) }, minSeverity: 'LOW' }, /keys\.p256dh must be an uncompressed P-256 public key \(65 bytes starting with 0x04\), not 65 bytes starting with 0x00/],
+      [{ ...good, keys: { ...good.keys, p256dh: offCurve(good.keys.p256dh) }, minSeverity: 'LOW' }, /keys\.p256dh is not a point on the P-256 curve/],
+      [{ ...good, keys: { ...good.keys, auth: 'A'.repeat(24) }, minSeverity: 'LOW' }, /keys\.auth must be 16 bytes, not 18/],
+      [{ ...good, endpoint: 'ftp://127.0.0.1/push/never', minSeverity: 'LOW' }, /endpoint/],
       [{ ...good, minSeverity: 'URGENT' }, /minSeverity/],
       [{ ...good, minSeverity: 'LOW', topic: 'x' }, /topic/],
       [{ endpoint: good.endpoint, minSeverity: 'LOW' }, /keys/],
@@ -136,10 +148,23 @@ describe('Web Push of alerts, against a push service on the loopback', () => {
     for (const [body, field] of cases) {
       const res = await http.post('/api/push/subscriptions', body, viewer);
       expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.success).toBe(false);
       expect(JSON.stringify(res.body), JSON.stringify(body)).toMatch(field);
     }
     const endpoints = (await http.get('/api/push', viewer)).body.data.subscriptions.map((s: { endpoint: string }) => s.endpoint);
     expect(endpoints).not.toContain(good.endpoint);
+  });
+
+  it('forgets a stored browser whose keys no push can be encrypted for at its first push, without retrying it', async () => {
+    // As a subscription made before the keys were checked at subscribe would be.
+    const ownerId = (gw.database.sqlite.prepare("SELECT id FROM users WHERE username = 'owner'").get() as { id: number }).id;
+    const broken = receiver.browser('/push/broken').subscription;
+    gw.push.repo.upsert({ userId: ownerId, endpoint: broken.endpoint, p256dh: 'A'.repeat(87), auth: broken.keys.auth, minSeverity: 'LOW' });
+    await raise('CRITICAL');
+    expect(gw.push.repo.all().map((r) => r.endpoint)).not.toContain(broken.endpoint);
+    clock.advance(30 * 60_000);
+    await gw.push.pusher.idle();
+    expect(receiver.received.filter((r) => r.path === '/push/broken')).toEqual([]);
   });
 
   it('lets an account remove only its own browser; deleting the account removes its browsers', async () => {
