@@ -92,8 +92,8 @@ export async function refuseUnexpectedBody(request: FastifyRequest): Promise<voi
 }
 
 /**
- * For an API route that declares no query string: any parameter is refused (400 naming the first), as
- * an unknown one is on a route that declares some.
+ * For an API write that declares no query string: any parameter is refused (400 naming the first), as
+ * an unknown one is on a route that declares some (`?force=1` must not read as understood).
  */
 export async function refuseUnexpectedQuery(request: FastifyRequest): Promise<void> {
   const [first] = Object.keys(request.query as object);
@@ -105,14 +105,16 @@ export async function refuseUnexpectedQuery(request: FastifyRequest): Promise<vo
 
 /**
  * Adds `refuseUnexpectedBody` to every route that may carry a body but declares none, and
- * `refuseUnexpectedQuery` to every /api route that declares no query string (the dashboard's own pages
- * and the websocket upgrade are left alone: a page's query is the dashboard's business).
+ * `refuseUnexpectedQuery` to every /api write that declares no query string. A read without parameters
+ * ignores a query string (a cache-buster or a monitor's probe id changes nothing), and the dashboard's
+ * own pages and the websocket upgrade are left alone: a page's query is the dashboard's business.
  */
 export function refuseUndeclaredInput(route: RouteOptions): void {
   const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const writes = methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH' || m === 'DELETE');
   const checks: Array<(request: FastifyRequest) => Promise<void>> = [];
-  if (!route.schema?.body && methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH' || m === 'DELETE')) checks.push(refuseUnexpectedBody);
-  if (!route.schema?.querystring && (route.url === '/api' || route.url.startsWith('/api/'))) checks.push(refuseUnexpectedQuery);
+  if (!route.schema?.body && writes) checks.push(refuseUnexpectedBody);
+  if (!route.schema?.querystring && writes && (route.url === '/api' || route.url.startsWith('/api/'))) checks.push(refuseUnexpectedQuery);
   if (checks.length === 0) return;
   const existing = route.preValidation;
   route.preValidation = existing === undefined ? checks : [...(Array.isArray(existing) ? existing : [existing]), ...checks];
