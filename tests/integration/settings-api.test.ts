@@ -94,6 +94,12 @@ describe('PUT thresholds', () => {
     [{ co2: { high: '1500' } }, 'alertThresholds.co2.high'],
     [{ co2: { low: 400 } }, 'alertThresholds.co2.low'],
     [{ temperature: 30 }, 'alertThresholds.temperature'],
+    // Every threshold is bounded by what its sensors can report (common/catalogue.ts).
+    [{ waterLevel: { low: 1e308 } }, 'alertThresholds.waterLevel.low'],
+    [{ waterLevel: { low: 400.1 } }, 'alertThresholds.waterLevel.low'],
+    [{ lightLevel: { low: 1e308 } }, 'alertThresholds.lightLevel.low'],
+    [{ lightLevel: { low: 200001 } }, 'alertThresholds.lightLevel.low'],
+    [{ temperature: { low: -41 } }, 'alertThresholds.temperature.low'],
   ])('refuses %j naming %s', async (alertThresholds, field) => {
     await expectRefused('thresholds', { alertThresholds }, field);
   });
