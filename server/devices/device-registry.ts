@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.ts';
 import type { AddableDeviceType, AutomationRules, Device, DeviceType, SensorLossAction } from '../contract/device.ts';
 import type { EventBus } from '../events/bus.ts';
@@ -5,9 +6,9 @@ import { conflict, invalid, notFound } from '../domain/errors.ts';
 import { isOnStatus, safeStatusFor } from './actions.ts';
 import type { ControlService } from './control-service.ts';
 import type { DevicePatch, DevicesRepo } from './devices-repo.ts';
-import { checkOffAt, mergeRules } from './rules/off-at.ts';
-import { stage2Problem, strandedStage2 } from '../climate/follow.ts';
-import { checkIrrigation } from './irrigation/validate.ts';
+import { mergeRules } from './rules/off-at.ts';
+import { checkAutomationRules } from './rules/check-rules.ts';
+import { followMisfit, stage2Problem, strandedStage2 } from '../climate/follow.ts';
 
 /**
  * The duty share to store: required with 'duty' (sent now or kept from before), refused with any other
@@ -58,6 +59,8 @@ export interface DeviceRegistryDeps {
   checkSchedule?: (schedule: NonNullable<AutomationRules['schedule']>) => void;
   /** Config limits.maxDevices: adding beyond it is refused (configured outputs' devices are not capped). */
   maxDevices?: number;
+  /** Says what the start-up sync changed in stored settings (a follow the device cannot do, cleared). */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /** Adding, changing and removing devices, their automation settings, and the start-up sync with config. */
@@ -96,6 +99,7 @@ export class DeviceRegistry {
       const output = device.output ? this.deps.repo.outputConfig(device.output.outputId) : undefined;
       if (output && output.type !== device.deviceType) this.deps.repo.update(device.deviceId, { outputId: null });
     }
+    this.#clearMisfitFollows();
     for (const device of this.deps.repo.list()) {
       const safe = safeStatusFor(device.deviceType);
       if (device.status === safe) continue;
@@ -109,6 +113,27 @@ export class DeviceRegistry {
         reason: 'Gateway started: every output starts in its safe state',
         atMs: this.deps.clock.now(),
       });
+    }
+  }
+
+  /**
+   * A follow the device cannot physically do, or a heating cycle on anything but a heater, stored by a
+   * release that did not check them (docs/climate.md): cleared at start, with a warning naming the
+   * device, so a heater that followed 'vent' never heats a hot house. A device's type never changes
+   * afterwards (PUT /api/devices/:deviceId refuses deviceType), so nothing else can make a follow misfit.
+   */
+  #clearMisfitFollows(): void {
+    for (const device of this.deps.repo.listPlain()) {
+      let rules = device.automationRules;
+      const cleared: string[] = [];
+      for (let misfit = followMisfit(device.deviceType, rules); misfit; misfit = followMisfit(device.deviceType, rules)) {
+        cleared.push(`${misfit.field} ${JSON.stringify(misfit.field === 'automationRules.follow' ? rules.follow : rules.heatingCycleMinutes)}`);
+        // Not following any more, it is no stage either (a stage 2 without a follow is refused).
+        rules = misfit.field === 'automationRules.follow' ? { ...rules, follow: null, stage: 1 } : { ...rules, heatingCycleMinutes: null };
+      }
+      if (cleared.length === 0) continue;
+      this.deps.repo.update(device.deviceId, { automationRules: rules });
+      this.deps.logger?.warn({ deviceId: device.deviceId, cleared }, `${device.deviceName}: cleared ${cleared.join(', ')}, which a ${device.deviceType} cannot do`);
     }
   }
 
@@ -144,8 +169,7 @@ export class DeviceRegistry {
     const device = this.#get(deviceId);
     const automationRules = mergeRules(device.automationRules, changes.automationRules);
     if (automationRules.schedule) this.deps.checkSchedule?.(automationRules.schedule);
-    checkOffAt(automationRules);
-    checkIrrigation(automationRules.irrigation, device.deviceType);
+    checkAutomationRules(automationRules, changes.automationRules, device.deviceType);
     const all = this.deps.repo.listPlain();
     const stageProblem = stage2Problem({ deviceId, rules: automationRules }, all);
     if (stageProblem) throw invalid(stageProblem, 'automationRules.stage');
