@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.ts';
+import { deviceNameKey } from '../../common/device-names.ts';
 import type { AddableDeviceType, AutomationRules, Device, DeviceType, SensorLossAction } from '../contract/device.ts';
 import type { EventBus } from '../events/bus.ts';
 import { conflict, invalid, notFound } from '../domain/errors.ts';
@@ -82,7 +83,7 @@ export class DeviceRegistry {
       if (!existing) {
         this.deps.repo.insert({
           deviceId: wanted.deviceId,
-          deviceName: wanted.deviceName,
+          deviceName: this.#freeNameFor(wanted.deviceName, wanted.deviceId),
           deviceType: wanted.deviceType,
           location: 'Main Greenhouse',
           powerConsumption: wanted.powerW,
@@ -117,6 +118,23 @@ export class DeviceRegistry {
   }
 
   /**
+   * A configured output's device is added at start whatever the database holds (the wiring must drive
+   * its output): when a device added from the dashboard already has its name, the new one is named
+   * "<name> (<deviceId>)" and a warning says so, rather than two devices answering to one name.
+   */
+  #freeNameFor(name: string, deviceId: string): string {
+    const { repo } = this.deps;
+    const idHolder = repo.idClash(deviceId);
+    if (idHolder) this.deps.logger?.warn({ deviceId, other: idHolder.deviceId }, `configured device ${deviceId} differs only in case from the device ${idHolder.deviceId}`);
+    const holder = repo.nameClash(name);
+    if (!holder) return name;
+    let free = `${name} (${deviceId})`;
+    for (let n = 2; repo.nameClash(free); n++) free = `${name} (${deviceId} ${n})`;
+    this.deps.logger?.warn({ deviceId, other: holder.deviceId }, `configured device ${deviceId} is named '${free}': ${holder.deviceId} is already named '${holder.deviceName}'`);
+    return free;
+  }
+
+  /**
    * A follow the device cannot physically do, or a heating cycle on anything but a heater, stored by a
    * release that did not check them (docs/climate.md): cleared at start, with a warning naming the
    * device, so a heater that followed 'vent' never heats a hot house. A device's type never changes
@@ -138,20 +156,32 @@ export class DeviceRegistry {
   }
 
   add(input: AddDeviceInput): Device {
-    if (this.deps.repo.find(input.deviceId)) throw conflict(`deviceId '${input.deviceId}' is already in use`);
-    const max = this.deps.maxDevices;
-    if (max !== undefined && this.deps.repo.count() >= max) {
-      throw conflict(`This gateway already has ${max} devices, its limit (config limits.maxDevices): remove one first`);
-    }
-    const outputId = input.outputId ?? null;
-    if (outputId !== null) this.#checkBinding(input.deviceType, outputId, null);
-    const device = this.deps.repo.insert({ ...input, outputId, status: safeStatusFor(input.deviceType) });
-    this.deps.bus.emit('deviceAdded', { greenhouseId: this.deps.repo.greenhouseId, device });
+    const { repo } = this.deps;
+    // The checks and the insert in one write transaction: of two requests for one name, one is added.
+    const device = repo.exclusive(() => {
+      this.#checkUnique(input.deviceId, input.deviceName, null);
+      const max = this.deps.maxDevices;
+      if (max !== undefined && repo.count() >= max) {
+        throw conflict(`This gateway already has ${max} devices, its limit (config limits.maxDevices): remove one first`);
+      }
+      const outputId = input.outputId ?? null;
+      if (outputId !== null) this.#checkBinding(input.deviceType, outputId, null);
+      return repo.insert({ ...input, outputId, status: safeStatusFor(input.deviceType) });
+    });
+    this.deps.bus.emit('deviceAdded', { greenhouseId: repo.greenhouseId, device });
     return device;
   }
 
   update(deviceId: string, input: UpdateDeviceInput): Device {
+    return this.#changed(this.deps.repo.exclusive(() => this.#update(deviceId, input)));
+  }
+
+  #update(deviceId: string, input: UpdateDeviceInput): Device {
     const device = this.#get(deviceId);
+    // Renaming to what reads as its own name ("fan one" -> "Fan one") clashes with nothing.
+    if (input.deviceName !== undefined && deviceNameKey(input.deviceName) !== deviceNameKey(device.deviceName)) {
+      this.#checkUnique(null, input.deviceName, deviceId);
+    }
     const patch: DevicePatch = { ...input };
     if (input.outputId !== undefined && input.outputId !== (device.output?.outputId ?? null)) {
       if (isOnStatus(device.status)) {
@@ -162,7 +192,24 @@ export class DeviceRegistry {
     if (input.flowLitresPerMinute !== undefined && input.flowLitresPerMinute !== null && device.deviceType !== 'WATER_PUMP') {
       throw invalid(`flowLitresPerMinute applies only to a WATER_PUMP (this device is a ${device.deviceType})`, 'flowLitresPerMinute');
     }
-    return this.#changed(this.deps.repo.update(deviceId, patch));
+    return this.deps.repo.update(deviceId, patch);
+  }
+
+  /**
+   * Ids are unique regardless of case and names as a grower reads them (common/device-names.ts): 409
+   * naming the field and the device that has it. `selfId`: the device being renamed.
+   */
+  #checkUnique(deviceId: string | null, deviceName: string, selfId: string | null): void {
+    const { repo } = this.deps;
+    const idHolder = deviceId === null ? null : repo.idClash(deviceId);
+    if (idHolder) {
+      const same = idHolder.deviceId === deviceId ? '' : ` (as '${idHolder.deviceId}': ids are compared regardless of case)`;
+      throw conflict(`deviceId '${deviceId}' is already in use${same}`, 'deviceId');
+    }
+    const nameHolder = repo.nameClash(deviceName, selfId ?? undefined);
+    if (nameHolder) {
+      throw conflict(`deviceName '${deviceName.trim()}' is already the name of ${nameHolder.deviceId} ('${nameHolder.deviceName}'): names are compared ignoring case and spaces`, 'deviceName');
+    }
   }
 
   setAutomation(deviceId: string, changes: AutomationChanges): Device {

@@ -1,14 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Value from 'typebox/value';
 import { ConfigSchema } from '../../server/config/schema.ts';
-import type { AutomationRules } from '../../server/contract/device.ts';
+import { EMPTY_RULES, type AutomationRules } from '../../server/contract/device.ts';
+import { openDatabase } from '../../server/db/open.ts';
+import { devices as devicesTable } from '../../server/db/schema.ts';
 import { fakeHardware, fakeOutputs } from '../support/fake-outputs.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient, type HttpResult } from '../support/http.ts';
 
 /*
  * Bad input on devices and their automation over real HTTP and a real SQLite file: a climate target the
- * machine cannot act on and rules that contradict each other. Each refusal is a 4xx whose
+ * machine cannot act on, rules that contradict each other, names and ids already in use (one at a time
+ * and all at once), and a database written before these were checked. Each refusal is a 4xx whose
  * message and `errors` name the field, and the devices read back unchanged.
  */
 const defaultOutputs = (Value.Default(ConfigSchema, {}) as { outputs: Parameters<typeof fakeOutputs>[0] }).outputs;
@@ -151,5 +157,100 @@ describe('high and low rules of one quantity', () => {
     expect((await automation('fan-1', { temperatureLow: null })).status).toBe(200);
     expect((await automation('fan-1', { offAt: { temperatureHigh: 9 } })).status).toBe(200);
     expect((await automation('fan-1', { temperatureHigh: null, offAt: { temperatureLow: null, temperatureHigh: null } })).status).toBe(200);
+  });
+});
+
+describe('names and ids are unique', () => {
+  beforeAll(async () => {
+    expect((await http.put('/api/devices/fan-1', { deviceName: 'Fan one' }, admin)).status).toBe(200);
+  });
+
+  it.each([
+    ['the same name', 'Fan one'],
+    ['the name in other case and spacing', '  fan   ONE '],
+  ])('POST with %s is 409 naming deviceName', async (_name, deviceName) => {
+    await expectRefused(() => http.post('/api/devices', { deviceName, deviceId: 'dupname-1', deviceType: 'FAN' }, admin), 409, 'deviceName', /fan-1/);
+  });
+
+  it('POST with an id differing only in case is 409 naming deviceId', async () => {
+    await expectRefused(() => http.post('/api/devices', { deviceName: 'Other fan', deviceId: 'FAN-1', deviceType: 'FAN' }, admin), 409, 'deviceId', /'fan-1'/);
+  });
+
+  it('a rename onto another device’s name is 409; onto its own name in other case, 200', async () => {
+    await expectRefused(() => http.put('/api/devices/fan-1', { deviceName: 'Heater' }, admin), 409, 'deviceName', /heater-1/);
+    await expectRefused(() => http.put('/api/devices/fan-1', { deviceName: 'heater ' }, admin), 409, 'deviceName');
+    const own = await http.put('/api/devices/fan-1', { deviceName: 'FAN ONE' }, admin);
+    expect(own.status).toBe(200);
+    expect(own.body.data.deviceName).toBe('FAN ONE');
+    expect((await http.put('/api/devices/fan-1', { deviceName: 'Fan one' }, admin)).status).toBe(200);
+  });
+
+  it('of many simultaneous adds with one name, or one id in several cases, one is 201 and the rest 409', async () => {
+    const sameName = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => http.post('/api/devices', { deviceName: 'Race fan', deviceId: `race-${i}`, deviceType: 'FAN' }, admin)),
+    );
+    expect(sameName.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(sameName.filter((r) => r.status === 409).every((r) => r.body.errors[0].field === 'deviceName')).toBe(true);
+    const sameId = await Promise.all(
+      ['race-x', 'RACE-X', 'Race-X', 'race-X'].map((deviceId, i) => http.post('/api/devices', { deviceName: `Racer ${i}`, deviceId, deviceType: 'FAN' }, admin)),
+    );
+    expect(sameId.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    const all = await list();
+    expect(all.filter((d) => d.deviceName === 'Race fan')).toHaveLength(1);
+    expect(all.filter((d) => d.deviceId.toLowerCase() === 'race-x')).toHaveLength(1);
+  });
+
+  it('of two simultaneous renames onto one name, one is 200 and the other 409', async () => {
+    const renames = await Promise.all(['light-1', 'cooling-1'].map((deviceId) => http.put(`/api/devices/${deviceId}`, { deviceName: 'Corner unit' }, admin)));
+    expect(renames.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect((await list()).filter((d) => d.deviceName === 'Corner unit')).toHaveLength(1);
+  });
+});
+
+describe('a database written before these checks', () => {
+  it('opens: a follow the device cannot do is cleared, duplicates are kept, a configured device gets a free name', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'greenhouse-old-devices-'));
+    const opened = openDatabase(dataDir);
+    const at = new Date(Date.UTC(2026, 0, 1));
+    const row = (deviceId: string, name: string, type: string, rules: Partial<AutomationRules> = {}) => ({
+      deviceId, greenhouseId: GH, name, type, status: 'OFF', automationRules: { ...EMPTY_RULES, ...rules }, createdAt: at, updatedAt: at,
+    });
+    opened.db.insert(devicesTable).values([
+      // A configured device that followed vent: it would heat a hot house.
+      row('heater-1', 'Heater', 'HEATER', { follow: 'vent', stage: 1, heatingCycleMinutes: 10 }),
+      // A fan with a heating cycle, and a pair of rules that keeps it always on.
+      row('fan-1', 'Ventilation Fan', 'FAN', { follow: 'vent', heatingCycleMinutes: 10, temperatureHigh: 20, temperatureLow: 30 }),
+      // Added from the dashboard under the name the wiring config gives cooling-1, which is not stored yet.
+      row('my-cooler', 'evaporative cooler', 'COOLING_SYSTEM'),
+      // Two devices that differ only in the case of their ids and share a name.
+      row('spare-a', 'Spare', 'FAN'),
+      row('SPARE-A', 'spare', 'FAN'),
+    ]).run();
+    opened.close();
+    const older = await startTestGateway({ dataDir }, { hardware: fakeHardware(fakeOutputs(defaultOutputs)) });
+    try {
+      const client = httpClient(older.url);
+      const token = await registerUser(client, { username: 'grower' });
+      const all = (await client.get(`/api/devices/${GH}`, token)).body.data as any[];
+      const of = (deviceId: string) => all.find((d) => d.deviceId === deviceId);
+      expect(of('heater-1').automationRules).toMatchObject({ follow: null, stage: 1, heatingCycleMinutes: 10 });
+      expect(of('fan-1').automationRules).toMatchObject({ follow: 'vent', heatingCycleMinutes: null });
+      expect(of('cooling-1').deviceName).toBe('Evaporative Cooler (cooling-1)');
+      expect(of('my-cooler').deviceName).toBe('evaporative cooler');
+      expect([of('spare-a').deviceName, of('SPARE-A').deviceName]).toEqual(['Spare', 'spare']);
+
+      // Stored contradictions do not block a change that does not touch them...
+      const auto = await client.post('/api/devices/fan-1/automation', { autoMode: false, sensorLossAction: 'off' }, token);
+      expect(auto.status, JSON.stringify(auto.body)).toBe(200);
+      expect((await client.put('/api/devices/spare-a', { location: 'Shed' }, token)).status).toBe(200);
+      // ...but a change to one of them is checked against the other.
+      const pair = await client.post('/api/devices/fan-1/automation', { automationRules: { temperatureHigh: 21 } }, token);
+      expect(pair.status).toBe(400);
+      expect(pair.body.errors[0].field).toBe('automationRules.temperatureHigh');
+      // The duplicate is resolved by renaming one of them.
+      expect((await client.put('/api/devices/SPARE-A', { deviceName: 'Spare two' }, token)).status).toBe(200);
+    } finally {
+      await older.dispose();
+    }
   });
 });
