@@ -19,9 +19,12 @@ export interface QuantityThresholds {
   bounds: ReadonlyArray<'high' | 'low'>;
   /** Defaults (null = unset, no alert). */
   defaults: Partial<Record<'high' | 'low', number | null>>;
-  /** The range a threshold may take (validation of PUT /api/settings/:id/alerts). */
+  /**
+   * The range a threshold may take (validation of PUT /api/settings/:id/thresholds): what a greenhouse
+   * sensor of the quantity can report. A threshold outside it can never fire, or always fires: a typo.
+   */
   minimum: number;
-  maximum?: number;
+  maximum: number;
 }
 
 export interface QuantitySpec {
@@ -56,7 +59,8 @@ export const QUANTITIES = {
     homeAssistant: { deviceClass: 'temperature', unit: '°C' },
     metric: { name: 'greenhouse_air_temperature_celsius', help: 'Air temperature (zone value).', scale: 1 },
     chart: { colour: '#dc2626' },
-    thresholds: { settingsKey: 'temperature', bounds: ['high', 'low'], defaults: { high: 35, low: 10 }, minimum: -50, maximum: 100 },
+    // -40..85 °C: the widest range of the air sensors we support (DS18B20, SHT3x).
+    thresholds: { settingsKey: 'temperature', bounds: ['high', 'low'], defaults: { high: 35, low: 10 }, minimum: -40, maximum: 85 },
   },
   humidityPct: {
     field: 'humidity',
@@ -80,8 +84,9 @@ export const QUANTITIES = {
     homeAssistant: { deviceClass: 'illuminance', unit: 'lx' },
     metric: { name: 'greenhouse_light_lux', help: 'Illuminance in lux (zone value).', scale: 1 },
     chart: { colour: '#f59e0b' },
-    // Unset by default: every night would otherwise raise an alert.
-    thresholds: { settingsKey: 'lightLevel', bounds: ['low'], defaults: { low: null }, minimum: 0 },
+    // Unset by default: every night would otherwise raise an alert. Full summer sun is about 120,000 lux;
+    // 200,000 is the bound of a device's light rule as well (server/devices/schemas.ts).
+    thresholds: { settingsKey: 'lightLevel', bounds: ['low'], defaults: { low: null }, minimum: 0, maximum: 200000 },
   },
   soilMoisturePct: {
     field: 'soilMoisture',
@@ -105,7 +110,8 @@ export const QUANTITIES = {
     homeAssistant: { deviceClass: 'distance', unit: 'cm' },
     metric: { name: 'greenhouse_tank_water_level_meters', help: 'Water level in the tank (zone value).', scale: 0.01 },
     chart: { colour: '#0891b2' },
-    thresholds: { settingsKey: 'waterLevel', bounds: ['low'], defaults: { low: 10 }, minimum: 0 },
+    // The HC-SR04 measures up to 4 m, the deepest tank config accepts (hcsr04.tankDepthCm <= 400).
+    thresholds: { settingsKey: 'waterLevel', bounds: ['low'], defaults: { low: 10 }, minimum: 0, maximum: 400 },
   },
   co2Ppm: {
     field: 'co2',

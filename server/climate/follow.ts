@@ -3,6 +3,7 @@ import type { AutomationRules, DeviceType } from '../contract/device.ts';
 import type { SensorField } from '../contract/reading.ts';
 import type { DeviceSettings } from '../contract/settings.ts';
 import type { ClimateTargets } from './targets.ts';
+import { FOLLOWS_BY_DEVICE_TYPE, HEATING_CYCLE_DEVICE_TYPE } from '../../common/climate-follow.ts';
 
 /**
  * How a device follows the climate program (docs/climate.md), a pure function of its rules, the
@@ -139,4 +140,31 @@ export function strandedStage2(
   if (others.some((d) => (d.automationRules.stage ?? 1) === 1)) return null;
   const stranded = others.find((d) => d.automationRules.stage === 2);
   return stranded ? `automationRules.follow: ${stranded.deviceName} is stage 2 of '${follow}' and needs this device as its stage 1; change it first` : null;
+}
+
+/** What each device type may follow (common/climate-follow.ts), typed by the contract: a new type or follow fails to compile until placed. */
+export const FOLLOWS_OF_TYPE: Readonly<Record<DeviceType, readonly ClimateFollow[]>> = FOLLOWS_BY_DEVICE_TYPE;
+
+const quoted = (follows: readonly ClimateFollow[]) => follows.map((f) => `'${f}'`).join(' or ');
+
+/**
+ * A follow the device cannot physically do (a heater following `vent` would switch on when the house is
+ * hot), or a heating cycle on anything but a heater: the field and a sentence naming it; null when fine.
+ */
+export function followMisfit(deviceType: DeviceType, rules: Pick<AutomationRules, 'follow' | 'heatingCycleMinutes'>): { field: string; message: string } | null {
+  const { follow, heatingCycleMinutes } = rules;
+  if (follow) {
+    const allowed = FOLLOWS_OF_TYPE[deviceType];
+    if (!allowed.includes(follow)) {
+      const may = allowed.length === 0 ? `a ${deviceType} follows no climate target${deviceType === 'WATER_PUMP' ? ' (it waters by the soil: automationRules.irrigation)' : ''}` : `a ${deviceType} may follow only ${quoted(allowed)}`;
+      return { field: 'automationRules.follow', message: `automationRules.follow '${follow}' does not fit this device: ${may}` };
+    }
+  }
+  if (heatingCycleMinutes !== undefined && heatingCycleMinutes !== null && deviceType !== HEATING_CYCLE_DEVICE_TYPE) {
+    return {
+      field: 'automationRules.heatingCycleMinutes',
+      message: `automationRules.heatingCycleMinutes applies only to a ${HEATING_CYCLE_DEVICE_TYPE} following 'heat' (this device is a ${deviceType})`,
+    };
+  }
+  return null;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import Value from 'typebox/value';
+import { deviceIdKey, deviceNameKey } from '../../common/device-names.ts';
 import { ConfigSchema, wiredTypeOf, type Config, type WiredOutput } from './schema.ts';
 import { checkSensorInstances, resolveSensorInstances, type SensorInstanceConfig } from './sensor-instances.ts';
 import { unknownKeys } from './unknown-keys.ts';
@@ -163,20 +164,26 @@ function positionOf(err: unknown): string {
   return match ? ` (syntax error at character ${match[1]})` : ' (syntax error)';
 }
 
-/** Cross-field checks the schema cannot express: unique output ids, device ids and pins. */
+/**
+ * Cross-field checks the schema cannot express: unique output ids, pins, device ids (regardless of case)
+ * and device names (as a grower reads them, common/device-names.ts).
+ */
 function checkWiring(config: Config): string[] {
   const problems: string[] = [];
   if (!Array.isArray(config.outputs)) return problems;
-  const seen = { outputId: new Map<string, number>(), deviceId: new Map<string, number>(), pin: new Map<number, number>() };
+  const seen = { outputId: new Map<string, number>(), deviceId: new Map<string, number>(), deviceName: new Map<string, number>(), pin: new Map<number, number>() };
   config.outputs.forEach((output, i) => {
-    const check = <K>(map: Map<K, number>, value: K | undefined, what: string) => {
-      if (value === undefined) return;
-      const first = map.get(value);
+    const check = <K>(map: Map<K, number>, value: K | undefined, what: string, keyOf: (value: K) => K = (v) => v) => {
+      if (value === undefined || value === null) return;
+      const key = keyOf(value);
+      const first = map.get(key);
       if (first !== undefined) problems.push(`outputs.${i}.${what}: ${JSON.stringify(value)} is already used by outputs.${first}`);
-      else map.set(value, i);
+      else map.set(key, i);
     };
     check(seen.outputId, output.outputId, 'outputId');
-    check(seen.deviceId, output.device?.deviceId, 'device.deviceId');
+    // Checked even when the schema found errors: only strings are keyed.
+    check(seen.deviceId, typeof output.device?.deviceId === 'string' ? output.device.deviceId : undefined, 'device.deviceId', deviceIdKey);
+    check(seen.deviceName, typeof output.device?.deviceName === 'string' ? output.device.deviceName : undefined, 'device.deviceName', deviceNameKey);
     check(seen.pin, output.pin, 'pin');
     if (output.device && (output.device.deviceType === 'SERVO') !== (output.kind === 'servo')) {
       problems.push(`outputs.${i}.device.deviceType: a SERVO device needs kind "servo" and other devices kind "relay"`);

@@ -2,21 +2,25 @@ import Type, { type Static } from 'typebox';
 import { QUANTITIES } from '../../common/catalogue.ts';
 import { NullableNumber } from './common.ts';
 
-const co2 = QUANTITIES.co2Ppm.thresholds;
+/** A threshold of a quantity, bounded by what its sensors can report (common/catalogue.ts); null = unset. */
+const threshold = (quantity: 'humidityPct' | 'soilMoisturePct' | 'lightLux' | 'waterLevelCm' | 'co2Ppm') => {
+  const { minimum, maximum } = QUANTITIES[quantity].thresholds;
+  return Type.Union([Type.Number({ minimum, maximum }), Type.Null()]);
+};
 
-/** null means unset: no alert for that bound. */
+/**
+ * null means unset: no alert for that bound. Air temperature is left unbounded here (the wire's type);
+ * the settings route bounds it by the catalogue too (server/settings/schemas.ts).
+ */
 export const AlertThresholds = Type.Object({
   temperature: Type.Object({ high: NullableNumber, low: NullableNumber }),
-  humidity: Type.Object({
-    high: Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]),
-    low: Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]),
-  }),
-  soilMoisture: Type.Object({ low: Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]) }),
-  lightLevel: Type.Object({ low: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]) }),
-  waterLevel: Type.Object({ low: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]) }),
-  // Range and default from the catalogue (common/catalogue.ts); settings stored before it existed are
-  // merged over the defaults when read, so they answer `co2: { high: null }` without a migration.
-  co2: Type.Object({ high: Type.Union([Type.Number({ minimum: co2.minimum, maximum: co2.maximum }), Type.Null()]) }),
+  humidity: Type.Object({ high: threshold('humidityPct'), low: threshold('humidityPct') }),
+  soilMoisture: Type.Object({ low: threshold('soilMoisturePct') }),
+  lightLevel: Type.Object({ low: threshold('lightLux') }),
+  waterLevel: Type.Object({ low: threshold('waterLevelCm') }),
+  // Settings stored before co2 existed are merged over the defaults when read, so they answer
+  // `co2: { high: null }` without a migration.
+  co2: Type.Object({ high: threshold('co2Ppm') }),
 });
 export type AlertThresholds = Static<typeof AlertThresholds>;
 
@@ -81,7 +85,7 @@ export const DEFAULT_ALERT_THRESHOLDS: AlertThresholds = {
   // Light is left unset: every night would otherwise raise an alert.
   lightLevel: { low: null },
   waterLevel: { low: 10 },
-  co2: { high: co2.defaults.high },
+  co2: { high: QUANTITIES.co2Ppm.thresholds.defaults.high },
 };
 
 export const DEFAULT_SYSTEM_SETTINGS: SystemSettings = {

@@ -12,6 +12,7 @@ import {
   type SensorLossAction,
 } from '../contract/device.ts';
 import type { WiredOutput as OutputConfig } from '../config/schema.ts';
+import { deviceIdKey, deviceNameKey } from '../../common/device-names.ts';
 import { toIso, type Db } from '../db/open.ts';
 import { controlLog, devices } from '../db/schema.ts';
 import { untilWritten, untilWrittenByKey, WriteGeneration } from '../db/write-generation.ts';
@@ -138,6 +139,26 @@ export class DevicesRepo {
 
   #explained(device: Device, all?: readonly Device[]): Device {
     return this.#explain ? this.#explain(device, all) : device;
+  }
+
+  /** Another device whose id equals `deviceId` regardless of case (common/device-names.ts). */
+  idClash(deviceId: string, exceptDeviceId?: string): Device | null {
+    const key = deviceIdKey(deviceId);
+    return this.listPlain().find((d) => d.deviceId !== exceptDeviceId && deviceIdKey(d.deviceId) === key) ?? null;
+  }
+
+  /** Another device whose name reads the same (trimmed, spaces folded, case ignored: common/device-names.ts). */
+  nameClash(deviceName: string, exceptDeviceId?: string): Device | null {
+    const key = deviceNameKey(deviceName);
+    return this.listPlain().find((d) => d.deviceId !== exceptDeviceId && deviceNameKey(d.deviceName) === key) ?? null;
+  }
+
+  /**
+   * `write` in one immediate transaction: it holds SQLite's write lock from its first read, so a check
+   * and the write it guards (a unique name, then the insert) cannot be split by another writer.
+   */
+  exclusive<T>(write: () => T): T {
+    return this.deps.db.$client.transaction(write).immediate();
   }
 
   /** The device bound to an output, if any. */

@@ -82,7 +82,7 @@ export function createDevicesFeature(ctx: AppContext, uses: { hub: RealtimeHub; 
   control = new ControlService({ repo, outputs: hardware.outputs, settings, bus, safety, clock });
   const site = liveSite(() => settings.get().systemSettings);
   const checkSchedule = scheduleChecker(site);
-  const registry = new DeviceRegistry({ repo, control, bus, clock, checkSchedule, maxDevices: config.limits.maxDevices });
+  const registry = new DeviceRegistry({ repo, control, bus, clock, checkSchedule, maxDevices: config.limits.maxDevices, logger });
   const quickActions = new QuickActions({ repo, registry, control, settings, latestSnapshot: () => latestSnapshot, clock });
   const clockSynchronised = () => ctx.clockSync.synchronised();
   irrigation = new IrrigationRunner({

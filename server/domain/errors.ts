@@ -27,7 +27,7 @@ export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
-    /** The field of the request the message is about, for 'invalid'. */
+    /** The field of the request the message is about, for 'invalid' (and a clashing 'conflict'). */
     readonly field?: string,
     /** For a refused switch-on: the lock that refused it. */
     readonly lock?: RefusingLock,
@@ -50,7 +50,8 @@ export class NotYetError extends DomainError {
 
 export const invalid = (message: string, field?: string) => new DomainError('invalid', message, field);
 export const notFound = (message: string) => new DomainError('not_found', message);
-export const conflict = (message: string) => new DomainError('conflict', message);
+/** `field`: the field of the request that clashes (a name or id already in use), sent beside the message. */
+export const conflict = (message: string, field?: string) => new DomainError('conflict', message, field);
 export const refusedBySafety = (message: string) => new DomainError('refused_by_safety', message);
 export const refusedByLock = (message: string, lock: RefusingLock) => new DomainError('refused_by_safety', message, undefined, lock);
 export const unavailable = (message: string) => new DomainError('unavailable', message);

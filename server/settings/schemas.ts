@@ -1,4 +1,5 @@
 import Type, { type TSchema } from 'typebox';
+import { QUANTITIES } from '../../common/catalogue.ts';
 import { Envelope } from '../contract/common.ts';
 import { AlertThresholds, DeviceSettings, Settings, SystemSettings } from '../contract/settings.ts';
 
@@ -27,8 +28,9 @@ function partialGroups(properties: Record<string, TSchema>) {
 }
 
 // The contract leaves air temperature unbounded; a threshold outside what any greenhouse sensor can
-// report (-40..85 °C is the widest, a DS18B20/SHT3x range) is a typo, not a setting.
-const TemperatureThreshold = nullable(Type.Number({ minimum: -40, maximum: 85 }));
+// report (the catalogue's range) is a typo, not a setting.
+const { minimum, maximum } = QUANTITIES.temperatureC.thresholds;
+const TemperatureThreshold = nullable(Type.Number({ minimum, maximum }));
 
 export const ThresholdsBody = strictObject({
   alertThresholds: partialGroups({

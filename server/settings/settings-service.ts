@@ -13,6 +13,7 @@ import type { Db } from '../db/open.ts';
 import { settings } from '../db/schema.ts';
 import type { EventBus } from '../events/bus.ts';
 import { invalid } from '../domain/errors.ts';
+import { checkDeviceSettings } from './device-limits.ts';
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object | null ? DeepPartial<NonNullable<T[K]>> | T[K] : T[K] };
 /** The partial updates the routes accept (their schemas have validated shape and ranges). */
@@ -79,7 +80,9 @@ export class SettingsService {
 
   updateDevices(changes: DeepPartial<DeviceSettings>): Settings {
     const current = this.get();
-    return this.#save({ ...current, deviceSettings: mergeDeep(current.deviceSettings, changes) });
+    const deviceSettings = mergeDeep(current.deviceSettings, changes);
+    checkDeviceSettings(deviceSettings, changes);
+    return this.#save({ ...current, deviceSettings });
   }
 
   reset(): Settings {

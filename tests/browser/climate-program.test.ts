@@ -101,6 +101,8 @@ describe('climate program editor', () => {
     await page.getByTestId('device-heater-1').getByRole('button', { name: 'Automation Settings' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Auto Mode').check();
+    // A heater is offered only the heat target (common/climate-follow.ts).
+    expect(await dialog.getByLabel('Follow the climate program').locator('option').allTextContents()).toEqual(['No: only the rules below', 'Heat below the heat target']);
     await dialog.getByLabel('Follow the climate program').selectOption('heat');
     await dialog.getByLabel('Heat in cycles of (minutes)').fill('10');
     await dialog.getByLabel('Full heat at (°C under the target)').fill('2');

@@ -71,6 +71,10 @@ describe('Device Control screen', () => {
     await dialog.getByRole('button', { name: 'Add Device' }).click();
     await dialog.getByText('Device name is required').waitFor();
     await dialog.getByText('Device type is required').waitFor();
+    // A name another device has (as a grower reads it) is refused before sending, as the gateway would.
+    await dialog.getByLabel('Device Name').fill(' ventilation  FAN ');
+    await dialog.getByRole('button', { name: 'Add Device' }).click();
+    await dialog.getByText('Ventilation Fan already has this name: choose another').waitFor();
     await dialog.getByLabel('Device Name').fill('Side Fan');
     await dialog.getByLabel('Device Type').selectOption('FAN');
     await dialog.getByRole('button', { name: 'Generate ID' }).click();

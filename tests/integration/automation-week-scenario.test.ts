@@ -62,7 +62,9 @@ beforeAll(async () => {
   admin = await registerUser(http, { username: 'grower' });
   await http.put('/api/settings/default/system', { systemSettings: { updateInterval: INTERVAL_S } }, admin);
   // A DHT11 reads whole degrees: a 1.5 °C band and 5-minute minimum times keep the relay from chattering.
-  await http.put('/api/settings/default/devices', { deviceSettings: { minOnSeconds: 300, minOffSeconds: 300, deadband: { temperatureC: 1.5 } } }, admin);
+  // The pump's run budget must then exceed the minimum on time (docs/decisions.md, run budgets).
+  const limits = { minOnSeconds: 300, minOffSeconds: 300, pumpMaxRunSeconds: 600, deadband: { temperatureC: 1.5 } };
+  expect((await http.put('/api/settings/default/devices', { deviceSettings: limits }, admin)).status).toBe(200);
   // Ticks now fall every interval from START_MS; stand just after the start, SETTLE_MS before the first tick's window.
   await clock.advanceAsync(SETTLE_MS, 1000);
   const auto = await http.post('/api/devices/heater-1/automation', { automationRules: { temperatureLow: 18 }, autoMode: true }, admin);

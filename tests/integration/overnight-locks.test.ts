@@ -46,7 +46,8 @@ beforeEach(async () => {
   outputs = fakeOutputs(defaultOutputs);
   await start();
   admin = await registerUser(http, { username: 'grower' });
-  const limits = { pumpMaxRunSeconds: 6, pumpRunWindowMinutes: 60, minOffSeconds: 0 };
+  // A minimum on time must be below the budget (it holds rule-driven pumps on); these tests switch by hand.
+  const limits = { pumpMaxRunSeconds: 6, pumpRunWindowMinutes: 60, minOnSeconds: 0, minOffSeconds: 0 };
   expect((await http.put(`/api/settings/${GH}/devices`, { deviceSettings: limits }, admin)).status).toBe(200);
 });
 afterEach(async () => {

@@ -27,7 +27,7 @@ describe('MQTT commands obey the pump run budget', () => {
     gw = await startTestGateway({ greenhouseId: ID, mqtt: { url: broker.url, ...GATEWAY_CREDENTIALS } as never }, { clock, hardware: { ...fakeHardware(outputs), ...fakeSensors().sensors } });
     const http = httpClient(gw.url);
     const admin = await registerUser(http, { username: 'grower' });
-    await http.put(`/api/settings/${ID}/devices`, { deviceSettings: { pumpMaxRunSeconds: 6, pumpRunWindowMinutes: 60, minOffSeconds: 0 } }, admin);
+    await http.put(`/api/settings/${ID}/devices`, { deviceSettings: { pumpMaxRunSeconds: 6, pumpRunWindowMinutes: 60, minOnSeconds: 0, minOffSeconds: 0 } }, admin);
     await sub.next((m) => m.topic === `${ROOT}/status` && m.payload === 'online', 15_000, 'status online');
   });
   afterAll(async () => {

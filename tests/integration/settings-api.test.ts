@@ -94,6 +94,12 @@ describe('PUT thresholds', () => {
     [{ co2: { high: '1500' } }, 'alertThresholds.co2.high'],
     [{ co2: { low: 400 } }, 'alertThresholds.co2.low'],
     [{ temperature: 30 }, 'alertThresholds.temperature'],
+    // Every threshold is bounded by what its sensors can report (common/catalogue.ts).
+    [{ waterLevel: { low: 1e308 } }, 'alertThresholds.waterLevel.low'],
+    [{ waterLevel: { low: 400.1 } }, 'alertThresholds.waterLevel.low'],
+    [{ lightLevel: { low: 1e308 } }, 'alertThresholds.lightLevel.low'],
+    [{ lightLevel: { low: 200001 } }, 'alertThresholds.lightLevel.low'],
+    [{ temperature: { low: -41 } }, 'alertThresholds.temperature.low'],
   ])('refuses %j naming %s', async (alertThresholds, field) => {
     await expectRefused('thresholds', { alertThresholds }, field);
   });
@@ -161,6 +167,34 @@ describe('PUT devices', () => {
     expect(result.body.data.deviceSettings.deadband.temperatureC).toBe(1);
     expect(result.body.data.deviceSettings.deadband.humidityPct).toBe(3);
     expect(result.body.data.deviceSettings.pumpMaxRunSeconds).toBe(120);
+  });
+
+  it('accepts a budget below its window and a minimum on time below the budget, at their edges', async () => {
+    const result = await http.put(`/api/settings/${ID}/devices`, { deviceSettings: { pumpRunWindowMinutes: 2, pumpMaxRunSeconds: 119, minOnSeconds: 118 } }, admin);
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect((await current()).deviceSettings).toMatchObject({ pumpRunWindowMinutes: 2, pumpMaxRunSeconds: 119, minOnSeconds: 118 });
+    const back = await http.put(`/api/settings/${ID}/devices`, { deviceSettings: { pumpRunWindowMinutes: 60, pumpMaxRunSeconds: 120, minOnSeconds: 30 } }, admin);
+    expect(back.status).toBe(200);
+  });
+
+  it('refuses a run budget that cannot be spent in its window, naming the field sent and both values', async () => {
+    const both = await http.put(`/api/settings/${ID}/devices`, { deviceSettings: { pumpMaxRunSeconds: 3600, pumpRunWindowMinutes: 1 } }, admin);
+    expect(both.status).toBe(400);
+    expect(both.body.message).toMatch(/deviceSettings\.pumpMaxRunSeconds \(3600\) must be below .*deviceSettings\.pumpRunWindowMinutes \(1 min = 60 s\)/);
+    await expectRefused('devices', { deviceSettings: { pumpMaxRunSeconds: 3600, pumpRunWindowMinutes: 1 } }, 'deviceSettings.pumpMaxRunSeconds');
+    // Against the stored other half (budget 120 s): a 2-minute window leaves no pause.
+    await expectRefused('devices', { deviceSettings: { pumpRunWindowMinutes: 2 } }, 'deviceSettings.pumpRunWindowMinutes');
+    await expectRefused('devices', { deviceSettings: { pumpMaxRunSeconds: 3600 } }, 'deviceSettings.pumpMaxRunSeconds');
+  });
+
+  it('refuses a minimum on time at or past the pump run budget (every rule run would end in a lockout)', async () => {
+    const both = await http.put(`/api/settings/${ID}/devices`, { deviceSettings: { minOnSeconds: 3600, pumpMaxRunSeconds: 5 } }, admin);
+    expect(both.status).toBe(400);
+    expect(both.body.message).toMatch(/deviceSettings\.minOnSeconds \(3600\) must be below deviceSettings\.pumpMaxRunSeconds \(5\)/);
+    await expectRefused('devices', { deviceSettings: { minOnSeconds: 3600, pumpMaxRunSeconds: 5 } }, 'deviceSettings.minOnSeconds');
+    // The stored minimum on time is 30 s: a 30 s budget is refused, naming the budget.
+    await expectRefused('devices', { deviceSettings: { pumpMaxRunSeconds: 30 } }, 'deviceSettings.pumpMaxRunSeconds');
+    await expectRefused('devices', { deviceSettings: { minOnSeconds: 120 } }, 'deviceSettings.minOnSeconds');
   });
 
   it.each([

@@ -10,8 +10,8 @@ import type { PreviewJob } from './preview-job.ts';
 import type { ClimateProgram } from '../../contract/climate.ts';
 import { sensorsFor } from './preview.ts';
 import type { Site } from './schedule.ts';
-import { checkOffAt, mergeRules } from './off-at.ts';
-import { checkIrrigation } from '../irrigation/validate.ts';
+import { mergeRules } from './off-at.ts';
+import { checkAutomationRules } from './check-rules.ts';
 
 /** Previews running at once: each is a worker thread (its own V8 heap, ~10 MB) and a share of the core. */
 export interface PreviewLimits {
@@ -124,8 +124,7 @@ export class PreviewService {
     // Unset fields keep the device's own rules, as saving them would.
     const rules: AutomationRules = mergeRules(device.automationRules, changes);
     if (rules.schedule) this.deps.checkSchedule(rules.schedule);
-    checkOffAt(rules);
-    checkIrrigation(rules.irrigation, device.deviceType);
+    checkAutomationRules(rules, changes, device.deviceType);
     const { deviceSettings, systemSettings } = settings.get();
     const toMs = clock.now();
     return {

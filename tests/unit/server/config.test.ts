@@ -67,6 +67,21 @@ describe('loadConfig', () => {
     expect(problems).toContain('outputs.1.device.deviceId: "p" is already used by outputs.0');
   });
 
+  it('refuses device ids differing only in case and names that read the same', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({
+      outputs: [
+        { outputId: 'a', kind: 'relay', pin: 17, device: { deviceId: 'fan-1', deviceName: 'Side Fan', deviceType: 'FAN', powerW: 1 } },
+        { outputId: 'b', kind: 'relay', pin: 27, device: { deviceId: 'FAN-1', deviceName: 'Other Fan', deviceType: 'FAN', powerW: 1 } },
+        { outputId: 'c', kind: 'relay', pin: 22, device: { deviceId: 'fan-3', deviceName: ' side  FAN', deviceType: 'FAN', powerW: 1 } },
+      ],
+    }));
+    const problems = problemsOf(() => loadConfig({ GREENHOUSE_CONFIG: file }));
+    expect(problems).toContain('outputs.1.device.deviceId: "FAN-1" is already used by outputs.0');
+    expect(problems).toContain('outputs.2.device.deviceName: " side  FAN" is already used by outputs.0');
+  });
+
   // A bad config printed the SMTP password.
   it('never prints a password, whatever is wrong around it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'));

@@ -2,7 +2,10 @@
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { useDeviceCommands, useFreeOutputs, type NewDevice } from '../../api/devices.ts';
+import { useDevices } from '../../api/queries.ts';
 import { toast } from '../../components/toast/index.ts';
+import { deviceIdKey, deviceNameKey } from '../../../../common/device-names.ts';
+import type { Device } from '../../../../server/contract/device.ts';
 import { ADDABLE_TYPES, generateDeviceId } from './device-ui.ts';
 import { Dialog, DialogActions } from '../../components/Dialog.tsx';
 
@@ -18,11 +21,16 @@ const EMPTY = { deviceName: '', deviceId: '', deviceType: '', location: 'Main Gr
 type Form = typeof EMPTY;
 type Errors = Partial<Record<keyof Form, string>>;
 
-function validate(form: Form): Errors {
+/** `devices`: the greenhouse's devices; a name or id already in use is refused here as the gateway would (409). */
+function validate(form: Form, devices: readonly Pick<Device, 'deviceId' | 'deviceName'>[]): Errors {
   const errors: Errors = {};
+  const nameTaken = devices.find((d) => deviceNameKey(d.deviceName) === deviceNameKey(form.deviceName));
+  const idTaken = devices.find((d) => deviceIdKey(d.deviceId) === deviceIdKey(form.deviceId.trim()));
   if (!form.deviceName.trim()) errors.deviceName = 'Device name is required';
+  else if (nameTaken) errors.deviceName = `${nameTaken.deviceName} already has this name: choose another`;
   if (!form.deviceId.trim()) errors.deviceId = 'Device ID is required';
   else if (!/^[A-Za-z0-9_-]{1,64}$/.test(form.deviceId.trim())) errors.deviceId = 'Device ID may use letters, digits, - and _ (up to 64)';
+  else if (idTaken) errors.deviceId = `Device ID is already used by ${idTaken.deviceName} (${idTaken.deviceId}); IDs are compared regardless of case`;
   if (!(ADDABLE_TYPES as readonly string[]).includes(form.deviceType)) errors.deviceType = 'Device type is required';
   const power = Number(form.powerConsumption);
   if (form.powerConsumption.trim() === '' || !Number.isFinite(power) || power < 0) errors.powerConsumption = 'Power consumption must be a number of 0 or more';
@@ -35,12 +43,13 @@ export function AddDeviceDialog({ onAdding, onClose }: { onAdding(deviceId: stri
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const commands = useDeviceCommands();
+  const devices = useDevices().data ?? [];
   const freeOutputs = (useFreeOutputs(true).data ?? []).filter((o) => o.kind === 'relay');
   const set = (key: keyof Form) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: event.target.value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const found = validate(form);
+    const found = validate(form, devices);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     const device: NewDevice = {

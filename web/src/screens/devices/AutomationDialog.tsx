@@ -19,7 +19,7 @@ import { PreviewPanel } from './automation/PreviewPanel.tsx';
 import { ScheduleEditor } from './automation/ScheduleEditor.tsx';
 import { ruleLabel, rulesFromTexts, textsFromRules, type RuleTexts } from './automation/rule-form.ts';
 import { RULE_SHAPES, ruleStatements, ruleVerb, scheduleStatement } from './automation/rule-text.ts';
-import { FollowProgram, followFormOf, followRules, type FollowForm } from './automation/FollowProgram.tsx';
+import { FollowProgram, followFormOf, followRules, followsFor, type FollowForm } from './automation/FollowProgram.tsx';
 import './automation/automation.css';
 import { IrrigationEditor } from './irrigation/IrrigationEditor.tsx';
 import { flowFromForm, formFromProgram, programFromForm, type IrrigationForm } from './irrigation/irrigation-form.ts';
@@ -46,7 +46,7 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
   const deadband = settings?.deviceSettings.deadband ?? null;
   const site = settings ? settings.systemSettings.site : undefined;
   const nowMs = useNow(60_000);
-  const fields = ruleFieldsFor(device.deviceType);
+  const fields = ruleFieldsFor(device.deviceType, device.automationRules);
 
   const schedule = scheduleFromForm(scheduleForm);
   const bands = rulesFromTexts(device, fields, texts, unit, RULE_LABELS);
@@ -98,7 +98,7 @@ export function AutomationDialog({ device, onClose }: { device: Device; onClose(
           <input type="checkbox" name="autoMode" checked={autoMode} onChange={(e) => setAutoMode(e.target.checked)} />
           Auto Mode
         </label>
-        {autoMode && <FollowProgram deviceType={device.deviceType} form={followForm} onChange={setFollowForm} />}
+        {autoMode && followsFor(device.deviceType).length > 0 && <FollowProgram deviceType={device.deviceType} form={followForm} onChange={setFollowForm} />}
         {autoMode &&
           fields.map((field) => {
             const label = ruleLabel(RULE_LABELS[field], field, unit);

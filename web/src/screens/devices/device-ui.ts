@@ -64,8 +64,18 @@ export const RULE_LABELS: Record<RuleField, string> = {
 
 const ALL_RULES = Object.keys(RULE_LABELS) as RuleField[];
 
-/** Spec section 5: the rule fields shown per type; any other type (e.g. a servo window) gets all six. */
-export function ruleFieldsFor(type: DeviceType): RuleField[] {
+/**
+ * Spec section 5: the rule fields shown per type; any other type (e.g. a servo window) gets all six. A
+ * field of another type that holds a stored value is shown too, so it can be seen and cleared (the
+ * gateway checks a low rule against its high rule, set here or not).
+ */
+export function ruleFieldsFor(type: DeviceType, stored?: Partial<Record<RuleField, number | null>>): RuleField[] {
+  const ofType = ruleFieldsOfType(type);
+  if (!stored) return ofType;
+  return ALL_RULES.filter((f) => ofType.includes(f) || typeof stored[f] === 'number');
+}
+
+function ruleFieldsOfType(type: DeviceType): RuleField[] {
   switch (type) {
     case 'FAN':
       return ['temperatureHigh', 'humidityHigh'];

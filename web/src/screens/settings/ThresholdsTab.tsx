@@ -1,4 +1,5 @@
-// Alert Thresholds tab: empty means unset (sent as null). Humidity and soil 0-100, light and water >= 0.
+// Alert Thresholds tab: empty means unset (sent as null). Each field takes the range the gateway accepts
+// (common/catalogue.ts): humidity and soil 0-100, light 0-200,000 lux, water 0-400 cm.
 // Temperatures in the chosen unit (°C/°F); the form remembers the unit it was filled in, so a change of
 // unit elsewhere never saves °F numbers as °C. CO2 High shows only when a configured sensor measures CO2
 // (or a threshold is already stored, so it can be seen and cleared): a grower without a CO2 sensor is
@@ -25,18 +26,22 @@ type Field = {
   /** Shown only when a configured sensor measures this quantity (or a value is stored). */
   onlyWhenMeasured?: QuantityKey;
 };
+/** The range the gateway accepts for a quantity's threshold (common/catalogue.ts). */
+const range = (q: 'humidityPct' | 'soilMoisturePct' | 'lightLux' | 'waterLevelCm' | 'co2Ppm') => ({ min: QUANTITIES[q].thresholds.minimum, max: QUANTITIES[q].thresholds.maximum });
 const co2 = QUANTITIES.co2Ppm;
+/** In °C; the inputs show it in the chosen unit. */
+const temperatureRange = { min: QUANTITIES.temperatureC.thresholds.minimum, max: QUANTITIES.temperatureC.thresholds.maximum };
 const FIELDS: Field[] = [
   { group: 'temperature', bound: 'high', label: 'Temperature High (°C)', step: '0.1' },
   { group: 'temperature', bound: 'low', label: 'Temperature Low (°C)', step: '0.1' },
-  { group: 'humidity', bound: 'high', label: 'Humidity High (%)', min: 0, max: 100, step: '0.1' },
-  { group: 'humidity', bound: 'low', label: 'Humidity Low (%)', min: 0, max: 100, step: '0.1' },
-  { group: 'soilMoisture', bound: 'low', label: 'Soil Moisture Low (%)', min: 0, max: 100, step: '0.1' },
-  { group: 'lightLevel', bound: 'low', label: 'Light Level Low (lux)', min: 0, step: '1' },
-  { group: 'waterLevel', bound: 'low', label: 'Water Level Low (cm)', min: 0, step: '0.1' },
+  { group: 'humidity', bound: 'high', label: 'Humidity High (%)', ...range('humidityPct'), step: '0.1' },
+  { group: 'humidity', bound: 'low', label: 'Humidity Low (%)', ...range('humidityPct'), step: '0.1' },
+  { group: 'soilMoisture', bound: 'low', label: 'Soil Moisture Low (%)', ...range('soilMoisturePct'), step: '0.1' },
+  { group: 'lightLevel', bound: 'low', label: 'Light Level Low (lux)', ...range('lightLux'), step: '1' },
+  { group: 'waterLevel', bound: 'low', label: 'Water Level Low (cm)', ...range('waterLevelCm'), step: '0.1' },
   {
     group: 'co2', bound: 'high', label: `${co2.label} High (${co2.unit})`, step: '1',
-    min: co2.thresholds.minimum, max: co2.thresholds.maximum, onlyWhenMeasured: 'co2Ppm',
+    ...range('co2Ppm'), onlyWhenMeasured: 'co2Ppm',
   },
 ];
 type Form = Record<string, string> & { unit: TemperatureUnit };
@@ -109,8 +114,8 @@ export function ThresholdsTab() {
               type="number"
               name={key(f)}
               step={f.step}
-              min={f.min}
-              max={f.max}
+              min={isTemperature(f) ? Math.ceil(toUnit(temperatureRange.min, form.unit)) : f.min}
+              max={isTemperature(f) ? Math.floor(toUnit(temperatureRange.max, form.unit)) : f.max}
               value={form[key(f)]}
               placeholder="Not set"
               disabled={!editable}

@@ -1,6 +1,8 @@
 // "Follow the climate program" in the automation dialog (docs/climate.md): which target the device
 // follows; for a second machine of the same kind, stage 2 (it joins when the first cannot keep up) and
 // how far past the target; the roof window's proportional band; a heater's time-proportional cycle.
+// Only the targets the device can act on are offered (common/climate-follow.ts, as the gateway checks).
+import { FOLLOWS_BY_DEVICE_TYPE } from '../../../../../common/climate-follow.ts';
 import type { AutomationRules, DeviceType } from '../../../../../server/contract/device.ts';
 import type { ClimateFollow } from '../../../../../server/contract/climate.ts';
 
@@ -23,11 +25,18 @@ export const followFormOf = (rules: AutomationRules): FollowForm => ({
   heatingCycleMinutes: text(rules.heatingCycleMinutes),
 });
 
-/** The rule fields the form sets (follow null when not following); the gateway checks the ranges and names the field. */
+/** The targets a device of this type can follow (a heater only heats, a pump follows none). */
+export const followsFor = (deviceType: DeviceType): readonly ClimateFollow[] => FOLLOWS_BY_DEVICE_TYPE[deviceType];
+
+/**
+ * The rule fields the form sets (follow null when not following); the gateway checks the ranges and names
+ * the field. The heating cycle goes only with 'heat' (a cycle typed before choosing another target is dropped).
+ */
 export function followRules(form: FollowForm): Partial<AutomationRules> {
   if (form.follow === '') return { follow: null, stage: 1, heatingCycleMinutes: null };
   const number = (s: string) => (s.trim() === '' ? undefined : Number(s));
-  const rules: Partial<AutomationRules> = { follow: form.follow, stage: form.stage, heatingCycleMinutes: number(form.heatingCycleMinutes) ?? null };
+  const cycle = form.follow === 'heat' ? (number(form.heatingCycleMinutes) ?? null) : null;
+  const rules: Partial<AutomationRules> = { follow: form.follow, stage: form.stage, heatingCycleMinutes: cycle };
   const offset = number(form.stage2OffsetC);
   const band = number(form.proportionalBandC);
   if (offset !== undefined) rules.stage2OffsetC = offset;
@@ -54,7 +63,7 @@ export function FollowProgram({ deviceType, form, onChange }: { deviceType: Devi
           Follow the climate program
           <select name="follow" value={form.follow} onChange={(e) => set({ follow: e.target.value as FollowForm['follow'] })}>
             <option value="">No: only the rules below</option>
-            {(Object.keys(CHOICES) as ClimateFollow[]).map((f) => (
+            {followsFor(deviceType).map((f) => (
               <option key={f} value={f}>
                 {CHOICES[f]}
               </option>

@@ -58,5 +58,31 @@ export function rulesFromTexts(
     offAt[field] = on === null ? null : off;
   }
   rules.offAt = offAt;
-  return rules;
+  return pairProblem(rules, unit, labels) ?? rules;
+}
+
+/** A low and a high rule on one quantity, as the gateway pairs them (server/devices/rules/check-rules.ts). */
+const PAIRS = [
+  { low: 'temperatureLow', high: 'temperatureHigh', quantity: 'temperature' },
+  { low: 'humidityLow', high: 'humidityHigh', quantity: 'humidity' },
+] as const;
+
+/**
+ * A low rule at or above its high rule (on at every value), or one band's stop value past the other
+ * rule's threshold (on by one, held by the other, never off): the sentence the gateway would refuse with.
+ */
+function pairProblem(rules: AutomationRules, unit: TemperatureUnit, labels: Record<RuleField, string>): string | null {
+  for (const { low, high, quantity } of PAIRS) {
+    const lowValue = rules[low];
+    const highValue = rules[high];
+    if (typeof lowValue !== 'number' || typeof highValue !== 'number') continue;
+    const lowLabel = ruleLabel(labels[low], low, unit);
+    const highLabel = ruleLabel(labels[high], high, unit);
+    if (lowValue >= highValue) return `${lowLabel} must be below ${highLabel}: the device would be on at every ${quantity}`;
+    const lowStop = rules.offAt?.[low];
+    if (typeof lowStop === 'number' && lowStop >= highValue) return `${lowLabel}: stop at must be below ${highLabel}, or the device would never switch off`;
+    const highStop = rules.offAt?.[high];
+    if (typeof highStop === 'number' && highStop <= lowValue) return `${highLabel}: stop at must be above ${lowLabel}, or the device would never switch off`;
+  }
+  return null;
 }

@@ -1,0 +1,66 @@
+import type { AutomationRules, DeviceType, RuleOffAt } from '../../contract/device.ts';
+import { invalid } from '../../domain/errors.ts';
+import { followMisfit } from '../../climate/follow.ts';
+import { checkIrrigation } from '../irrigation/validate.ts';
+import { checkOffAt } from './off-at.ts';
+
+type Changes = Partial<AutomationRules> | undefined;
+
+/** The two rules on one quantity that act on opposite sides of it. */
+const PAIRS = [
+  { low: 'temperatureLow', high: 'temperatureHigh', quantity: 'temperature' },
+  { low: 'humidityLow', high: 'humidityHigh', quantity: 'humidity' },
+] as const;
+
+/**
+ * Everything the schema cannot say about a device's automation rules, checked on the rules as saving
+ * them would store them (`rules`, the merge of the stored ones and `changes`): bands on the right side
+ * (off-at.ts), a low rule below its high rule, a followed target the device can act on, an irrigation
+ * program only on a pump. Each refusal is a 400 naming the field, before anything is written. Used by
+ * saving and by the preview, so a preview never shows what could not be saved.
+ */
+export function checkAutomationRules(rules: AutomationRules, changes: Changes, deviceType: DeviceType): void {
+  checkOffAt(rules);
+  checkPairs(rules, changes);
+  const misfit = followMisfit(deviceType, rules);
+  if (misfit) throw invalid(misfit.message, misfit.field);
+  checkIrrigation(rules.irrigation, deviceType);
+}
+
+/**
+ * High and low rules of one quantity must leave a band between them where the device is off: with
+ * temperatureHigh 20 and temperatureLow 30 a fan is on at every temperature. Nor may one rule's release
+ * point (offAt) reach past the other rule's threshold: on by the one, it would be held on by the other
+ * and never let go. Checked when the change sets a field of the pair, so rules stored by an older
+ * release do not block an unrelated change (auto mode on, a schedule); the field named is the one sent.
+ */
+function checkPairs(rules: AutomationRules, changes: Changes): void {
+  for (const { low: lowKey, high: highKey, quantity } of PAIRS) {
+    const sent = (key: keyof RuleOffAt) => changes?.[key] !== undefined;
+    const sentOffAt = (key: keyof RuleOffAt) => changes?.offAt?.[key] !== undefined;
+    if (!sent(lowKey) && !sent(highKey) && !sentOffAt(lowKey) && !sentOffAt(highKey)) continue;
+    const low = rules[lowKey];
+    const high = rules[highKey];
+    if (typeof low !== 'number' || typeof high !== 'number') continue;
+    if (low >= high) {
+      throw invalid(
+        `automationRules.${lowKey} (${low}) must be below automationRules.${highKey} (${high}): the device would be on at every ${quantity}`,
+        `automationRules.${sent(lowKey) ? lowKey : highKey}`,
+      );
+    }
+    const lowOffAt = rules.offAt?.[lowKey];
+    if (typeof lowOffAt === 'number' && lowOffAt >= high) {
+      throw invalid(
+        `automationRules.offAt.${lowKey} (${lowOffAt}) must be below automationRules.${highKey} (${high}): switched on below ${low}, the device would reach the ${highKey} rule before it lets go and stay on`,
+        sentOffAt(lowKey) || !sent(highKey) ? `automationRules.offAt.${lowKey}` : `automationRules.${highKey}`,
+      );
+    }
+    const highOffAt = rules.offAt?.[highKey];
+    if (typeof highOffAt === 'number' && highOffAt <= low) {
+      throw invalid(
+        `automationRules.offAt.${highKey} (${highOffAt}) must be above automationRules.${lowKey} (${low}): switched on above ${high}, the device would reach the ${lowKey} rule before it lets go and stay on`,
+        sentOffAt(highKey) || !sent(lowKey) ? `automationRules.offAt.${highKey}` : `automationRules.${lowKey}`,
+      );
+    }
+  }
+}
