@@ -11,7 +11,7 @@ type Changes = { [K in keyof DeviceSettings]?: unknown };
  * change elsewhere (a heater cut-off in a hurry).
  */
 export function checkDeviceSettings(merged: DeviceSettings, changes: Changes): void {
-  const { pumpMaxRunSeconds, pumpRunWindowMinutes, minOnSeconds } = merged;
+  const { pumpMaxRunSeconds, pumpRunWindowMinutes } = merged;
   const touched = (a: keyof DeviceSettings, b: keyof DeviceSettings) => changes[a] !== undefined || changes[b] !== undefined;
   const name = (field: keyof DeviceSettings, other: keyof DeviceSettings) => `deviceSettings.${changes[field] !== undefined ? field : other}`;
 
@@ -21,14 +21,6 @@ export function checkDeviceSettings(merged: DeviceSettings, changes: Changes): v
     throw invalid(
       `deviceSettings.pumpMaxRunSeconds (${pumpMaxRunSeconds}) must be below the length of its window deviceSettings.pumpRunWindowMinutes (${pumpRunWindowMinutes} min = ${windowSeconds} s): a pump may run that long in any such window`,
       name('pumpMaxRunSeconds', 'pumpRunWindowMinutes'),
-    );
-  }
-  // The minimum on time holds a rule's pump on; past its run budget safety cuts it (PUMP_MAX_RUNTIME, an
-  // alert a person must resolve), so every rule-driven watering would end in a lockout.
-  if (touched('minOnSeconds', 'pumpMaxRunSeconds') && minOnSeconds >= pumpMaxRunSeconds) {
-    throw invalid(
-      `deviceSettings.minOnSeconds (${minOnSeconds}) must be below deviceSettings.pumpMaxRunSeconds (${pumpMaxRunSeconds}): a pump held on for its minimum on time would spend its whole run budget and be cut by safety`,
-      name('minOnSeconds', 'pumpMaxRunSeconds'),
     );
   }
 }
