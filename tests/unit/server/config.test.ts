@@ -14,6 +14,13 @@ function problemsOf(fn: () => unknown): string[] {
   throw new Error('expected a ConfigError');
 }
 
+/** The problems of a config file holding only these outputs. */
+function problemsWithOutputs(outputs: object[]): string[] {
+  const file = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'config.json');
+  writeFileSync(file, JSON.stringify({ outputs }));
+  return problemsOf(() => loadConfig({ GREENHOUSE_CONFIG: file }));
+}
+
 describe('loadConfig', () => {
   it('gives the design defaults with no input', () => {
     const config = loadConfig({});
@@ -54,30 +61,20 @@ describe('loadConfig', () => {
   });
 
   it('refuses outputs sharing a pin or a device id', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
-    const file = join(dir, 'config.json');
-    writeFileSync(file, JSON.stringify({
-      outputs: [
-        { outputId: 'a', kind: 'relay', pin: 17, device: { deviceId: 'p', deviceName: 'P', deviceType: 'WATER_PUMP', powerW: 1 } },
-        { outputId: 'b', kind: 'relay', pin: 17, device: { deviceId: 'p', deviceName: 'Q', deviceType: 'FAN', powerW: 1 } },
-      ],
-    }));
-    const problems = problemsOf(() => loadConfig({ GREENHOUSE_CONFIG: file }));
+    const problems = problemsWithOutputs([
+      { outputId: 'a', kind: 'relay', pin: 17, device: { deviceId: 'p', deviceName: 'P', deviceType: 'WATER_PUMP', powerW: 1 } },
+      { outputId: 'b', kind: 'relay', pin: 17, device: { deviceId: 'p', deviceName: 'Q', deviceType: 'FAN', powerW: 1 } },
+    ]);
     expect(problems).toContain('outputs.1.pin: 17 is already used by outputs.0');
     expect(problems).toContain('outputs.1.device.deviceId: "p" is already used by outputs.0');
   });
 
   it('refuses device ids differing only in case and names that read the same', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
-    const file = join(dir, 'config.json');
-    writeFileSync(file, JSON.stringify({
-      outputs: [
-        { outputId: 'a', kind: 'relay', pin: 17, device: { deviceId: 'fan-1', deviceName: 'Side Fan', deviceType: 'FAN', powerW: 1 } },
-        { outputId: 'b', kind: 'relay', pin: 27, device: { deviceId: 'FAN-1', deviceName: 'Other Fan', deviceType: 'FAN', powerW: 1 } },
-        { outputId: 'c', kind: 'relay', pin: 22, device: { deviceId: 'fan-3', deviceName: ' side  FAN', deviceType: 'FAN', powerW: 1 } },
-      ],
-    }));
-    const problems = problemsOf(() => loadConfig({ GREENHOUSE_CONFIG: file }));
+    const problems = problemsWithOutputs([
+      { outputId: 'a', kind: 'relay', pin: 17, device: { deviceId: 'fan-1', deviceName: 'Side Fan', deviceType: 'FAN', powerW: 1 } },
+      { outputId: 'b', kind: 'relay', pin: 27, device: { deviceId: 'FAN-1', deviceName: 'Other Fan', deviceType: 'FAN', powerW: 1 } },
+      { outputId: 'c', kind: 'relay', pin: 22, device: { deviceId: 'fan-3', deviceName: ' side  FAN', deviceType: 'FAN', powerW: 1 } },
+    ]);
     expect(problems).toContain('outputs.1.device.deviceId: "FAN-1" is already used by outputs.0');
     expect(problems).toContain('outputs.2.device.deviceName: " side  FAN" is already used by outputs.0');
   });
