@@ -6,6 +6,7 @@ import Value from 'typebox/value';
 import { ConfigSchema } from '../../server/config/schema.ts';
 import { EMPTY_RULES, type AutomationRules } from '../../server/contract/device.ts';
 import { openDatabase } from '../../server/db/open.ts';
+import { checkAutomationRules } from '../../server/devices/rules/check-rules.ts';
 import { devices as devicesTable } from '../../server/db/schema.ts';
 import { fakeHardware, fakeOutputs } from '../support/fake-outputs.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
@@ -157,6 +158,27 @@ describe('high and low rules of one quantity', () => {
     expect((await automation('fan-1', { temperatureLow: null })).status).toBe(200);
     expect((await automation('fan-1', { offAt: { temperatureHigh: 9 } })).status).toBe(200);
     expect((await automation('fan-1', { temperatureHigh: null, offAt: { temperatureLow: null, temperatureHigh: null } })).status).toBe(200);
+  });
+});
+
+describe('windows that open', () => {
+  it('a schedule that ends where it starts is 400 naming automationRules.schedule.to', async () => {
+    await expectRefused(() => automation('light-1', { schedule: { from: '06:00', to: '06:00' } }), 400, 'automationRules.schedule.to', /never open/);
+  });
+
+  it('sunrise+0 is sunrise (checked without a site, which the route asks for first)', () => {
+    const schedule = { from: 'sunrise', to: 'sunrise+0' };
+    expect(() => checkAutomationRules({ ...EMPTY_RULES, schedule }, { schedule }, 'LED_LIGHT')).toThrow(/automationRules\.schedule\.to .* never open/);
+    const opens = { from: 'sunrise', to: 'sunrise+30' };
+    expect(() => checkAutomationRules({ ...EMPTY_RULES, schedule: opens }, { schedule: opens }, 'LED_LIGHT')).not.toThrow();
+  });
+
+  it('a pump’s irrigation window that ends where it starts is refused the same way; one that opens is kept', async () => {
+    const program = { startBelowPct: 30, targetPct: 45, pulseSeconds: 20, soakMinutes: 10, maxPulses: 4, maxRunSecondsPerDay: 600 };
+    await expectRefused(() => automation('pump-1', { irrigation: { ...program, window: { from: '07:00', to: '07:00' } } }), 400, 'automationRules.irrigation.window.to');
+    const kept = await automation('pump-1', { irrigation: { ...program, window: { from: '07:00', to: '19:00' } } });
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    expect((await find('pump-1')).automationRules.irrigation.window).toEqual({ from: '07:00', to: '19:00' });
   });
 });
 

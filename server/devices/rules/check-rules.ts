@@ -1,4 +1,4 @@
-import type { AutomationRules, DeviceType, RuleOffAt } from '../../contract/device.ts';
+import type { AutomationRules, DeviceType, RuleOffAt, Schedule } from '../../contract/device.ts';
 import { invalid } from '../../domain/errors.ts';
 import { followMisfit } from '../../climate/follow.ts';
 import { checkIrrigation } from '../irrigation/validate.ts';
@@ -16,7 +16,7 @@ const PAIRS = [
  * Everything the schema cannot say about a device's automation rules, checked on the rules as saving
  * them would store them (`rules`, the merge of the stored ones and `changes`): bands on the right side
  * (off-at.ts), a low rule below its high rule, a followed target the device can act on, an irrigation
- * program only on a pump. Each refusal is a 400 naming the field, before anything is written. Used by
+ * program only on a pump, windows that open. Each refusal is a 400 naming the field, before anything is written. Used by
  * saving and by the preview, so a preview never shows what could not be saved.
  */
 export function checkAutomationRules(rules: AutomationRules, changes: Changes, deviceType: DeviceType): void {
@@ -25,6 +25,19 @@ export function checkAutomationRules(rules: AutomationRules, changes: Changes, d
   const misfit = followMisfit(deviceType, rules);
   if (misfit) throw invalid(misfit.message, misfit.field);
   checkIrrigation(rules.irrigation, deviceType);
+  if (changes?.schedule !== undefined) checkWindow(rules.schedule, 'automationRules.schedule');
+  if (changes?.irrigation?.window !== undefined) checkWindow(rules.irrigation?.window ?? null, 'automationRules.irrigation.window');
+}
+
+/**
+ * A window from 06:00 to 06:00 ends where it starts: the engine reads it as never open (the device off
+ * for good) while a grower may have meant all day. Refused so neither is guessed; no window at all
+ * (null) is the whole day.
+ */
+function checkWindow(window: Schedule | null, field: string): void {
+  const moment = (end: string) => end.replace(/[+-]0+$/, ''); // sunrise+0 is sunrise
+  if (window === null || moment(window.from) !== moment(window.to)) return;
+  throw invalid(`${field}.to (${window.to}) must differ from ${field}.from (${window.from}): a window that ends where it starts is never open (no window is the whole day)`, `${field}.to`);
 }
 
 /**
