@@ -5,7 +5,7 @@ import type { Reading, SensorType } from '../contract/reading.ts';
 // A larger backlog (a restored database) is the catch-up's, in slices: a fold here stays bounded.
 import { INLINE_FOLD_MAX_ROWS } from '../history/rollup-catch-up.ts';
 import type { NewReading, ReadingsRepo } from './readings-repo.ts';
-import { readingFromRow, rowOfNewReading } from './reading-row.ts';
+import { unstoredReading } from './reading-row.ts';
 
 /** A batch is committed this often: one fsync a minute instead of one per tick (docs/performance.md, SD card). */
 export const FLUSH_EVERY_MS = 60_000;
@@ -98,7 +98,7 @@ export class BatchedTicks {
     this.#pending.push({ greenhouseId, rows });
     this.#pendingRows += rows.length;
     if (this.#pendingRows >= (this.#options.maxPendingRows ?? MAX_PENDING_ROWS)) this.flush();
-    return rows.map((r) => provisionalReading(greenhouseId, r));
+    return rows.map((r) => unstoredReading(greenhouseId, r));
   }
 
   /** The newest reading of each sensor type: from the batch when it holds one, else from the table. */
@@ -109,7 +109,7 @@ export class BatchedTicks {
       if (tick.greenhouseId !== greenhouseId) continue;
       for (const row of tick.rows) {
         const known = newest.get(row.sensorType);
-        if (!known || Date.parse(known.timestamp) <= row.takenAtMs) newest.set(row.sensorType, provisionalReading(greenhouseId, row));
+        if (!known || Date.parse(known.timestamp) <= row.takenAtMs) newest.set(row.sensorType, unstoredReading(greenhouseId, row));
       }
     }
     return [...newest.values()];
@@ -174,8 +174,4 @@ export class BatchedTicks {
     const max = this.#options.maxPendingRows ?? MAX_PENDING_ROWS;
     while (this.#pendingRows > max && this.#pending.length > 1) this.#pendingRows -= this.#pending.shift()!.rows.length;
   }
-}
-
-function provisionalReading(greenhouseId: string, r: NewReading): Reading {
-  return readingFromRow(rowOfNewReading(`${r.sensorType}-${r.takenAtMs}`, greenhouseId, r));
 }

@@ -68,7 +68,7 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
       const versions = ctx.database.sqlite.prepare('SELECT total_changes()').pluck();
       const dataVersion = () => (versions.get() as number) * 1_000 + (ctx.database.sqlite.pragma('data_version', { simple: true }) as number);
       await api.register(calibrationRoutes, { prefix: '/sensors/calibration', calibration });
-      await api.register(sensorRoutes, { prefix: '/sensors', repo, latest: (id) => batches.latest(id), clock, historyReady, dataVersion, ppfdPerLux: ctx.config.light.ppfdPerLux, sampler });
+      await api.register(sensorRoutes, { prefix: '/sensors', repo, latest: (id) => monotone.latest(batches.latest(id)), clock, historyReady, dataVersion, ppfdPerLux: ctx.config.light.ppfdPerLux, sampler });
     },
     start: () => {
       // Rollups catch up in the background (a restored database); history requests wait for them.

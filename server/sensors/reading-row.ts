@@ -28,6 +28,14 @@ export function rowOfNewReading(id: number | string, greenhouseId: string, r: Ne
   return row;
 }
 
+/**
+ * A reading as the wire sees it without a row of its own yet (held for the next batch commit) or at all
+ * (held back while the clock is behind): its `_id` is `<sensorType>-<takenAt ms>`; ids are opaque to clients.
+ */
+export function unstoredReading(greenhouseId: string, r: NewReading): Reading {
+  return readingFromRow(rowOfNewReading(`${r.sensorType}-${r.takenAtMs}`, greenhouseId, r));
+}
+
 /** Row to wire reading: a field the zone does not carry is absent, not null (docs/sensors.md, zones). */
 export function readingFromRow(row: ReadingRow): Reading {
   const reading: Reading = {

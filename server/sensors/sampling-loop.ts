@@ -52,7 +52,11 @@ export const LIVENESS_GRACE_MS = 30_000;
 export interface TickResult {
   atMs: number;
   durationMs: number;
-  stored: number;
+  /**
+   * Readings handed on this tick (to the store, the dashboard and the rules); a reading the store holds
+   * back while the wall clock is behind is handed on all the same (docs/hardware.md).
+   */
+  published: number;
   failedSensors: SensorType[];
 }
 
@@ -235,10 +239,10 @@ export class SamplingLoop {
     const failedSensors = [...failed].filter((zone) => !answered.has(zone));
     const rows = zoneRows(answers);
 
-    let stored = 0;
+    let published = 0;
     try {
       const readings = this.#deps.repo.insertTick(this.#deps.greenhouseId, rows);
-      stored = readings.length;
+      published = readings.length;
       for (const row of rows) {
         this.#lastSampleAtMs.set(row.sensorType, row.takenAtMs);
         for (const q of QUANTITY_KEYS) {
@@ -259,6 +263,6 @@ export class SamplingLoop {
     this.#lastTickAllFailed = this.#readers.length > 0 && answered.size === 0;
     const durationMs = clock.now() - startMs;
     this.#deps.bus.emit('samplerTicked', { at: iso(startMs), durationMs, failedSensors });
-    return { atMs: startMs, durationMs, stored, failedSensors };
+    return { atMs: startMs, durationMs, published, failedSensors };
   }
 }

@@ -86,7 +86,10 @@ export class SensorHealth {
   isCachedRepeat(probe: Probe, values: QuantityValues, readAtMs: number): boolean {
     const s = this.#state(probe);
     const key = keyOf(values);
-    if (probe.cacheWindowMs > 0 && s.lastFresh?.key === key && readAtMs - s.lastFresh.atMs < probe.cacheWindowMs) return true;
+    // A wall clock stepped back makes the time since the last fresh answer negative: that is not the
+    // driver's cache window (a DHT11's whole-degree values repeat often; judged cached, they would go stale).
+    const sinceFreshMs = s.lastFresh ? readAtMs - s.lastFresh.atMs : Infinity;
+    if (probe.cacheWindowMs > 0 && s.lastFresh?.key === key && sinceFreshMs >= 0 && sinceFreshMs < probe.cacheWindowMs) return true;
     s.lastFresh = { key, atMs: readAtMs };
     return false;
   }

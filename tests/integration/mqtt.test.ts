@@ -296,7 +296,7 @@ describe('a broker that goes away', () => {
     for (let i = 0; i < 5; i++) {
       sensors.climate.value = { temperatureC: 20 + i, humidityPct: 60 };
       await nextMillisecond();
-      expect(await gw.sampler.sampleNow()).toMatchObject({ stored: 4, failedSensors: [] });
+      expect(await gw.sampler.sampleNow()).toMatchObject({ published: 4, failedSensors: [] });
     }
     expect((await http.post('/api/devices/fan-1/control', { action: 'on' }, admin)).status).toBe(200);
     const down = await health();
@@ -334,7 +334,7 @@ describe('a broker that goes away', () => {
       for (let i = 0; i < 3; i++) {
         sensors.climate.value = { temperatureC: 20 + i, humidityPct: 60 };
         await nextMillisecond();
-        expect(await gw.sampler.sampleNow()).toMatchObject({ stored: 4, failedSensors: [] });
+        expect(await gw.sampler.sampleNow()).toMatchObject({ published: 4, failedSensors: [] });
       }
       const status = (await http.get('/api/health', admin)).body.data.mqtt;
       expect(status.dropped).toBeGreaterThan(0);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, type Clock } from '../../../../common/clock.ts';
+import type { Reading, SensorSnapshot } from '../../../../server/contract/reading.ts';
 import { DEFAULT_ALERT_THRESHOLDS, DEFAULT_DEVICE_SETTINGS, DEFAULT_SYSTEM_SETTINGS, type Settings } from '../../../../server/contract/settings.ts';
 import { openDatabase, type OpenedDatabase } from '../../../../server/db/open.ts';
 import { EventBus } from '../../../../server/events/bus.ts';
@@ -32,6 +33,9 @@ let monotonic: ManualClock;
 let wall: SteppableWallClock;
 let loop: SamplingLoop;
 let held: Array<{ sensorType: string; behindMs: number }>;
+let monotone: MonotoneReadings;
+/** What the dashboard and the rules were handed: each sampleTaken's readings and snapshot. */
+let published: Array<{ readings: Reading[]; snapshot: SensorSnapshot }>;
 
 function start(intervalSeconds: number) {
   const settings: Settings = {
@@ -41,10 +45,13 @@ function start(intervalSeconds: number) {
     deviceSettings: DEFAULT_DEVICE_SETTINGS,
   };
   const repo = new ReadingsRepo(database.sqlite);
+  monotone = new MonotoneReadings({ repo, greenhouseId: 'greenhouse-001', onHeldBack: (sensorType, behindMs) => held.push({ sensorType, behindMs }) });
+  const bus = new EventBus({ error: () => {} });
+  bus.on('sampleTaken', 'test', ({ readings, snapshot }) => published.push({ readings, snapshot }));
   loop = new SamplingLoop({
     sensors: fakeSensors().sensors.sensors,
-    repo: new MonotoneReadings({ repo, greenhouseId: 'greenhouse-001', onHeldBack: (sensorType, behindMs) => held.push({ sensorType, behindMs }) }),
-    bus: new EventBus({ error: () => {} }),
+    repo: monotone,
+    bus,
     settings: { get: () => settings },
     clock: wall,
     greenhouseId: 'greenhouse-001',
@@ -75,6 +82,7 @@ beforeEach(() => {
   monotonic = new ManualClock();
   wall = new SteppableWallClock(monotonic);
   held = [];
+  published = [];
 });
 afterEach(async () => {
   await loop.stop();
@@ -101,14 +109,25 @@ describe('a wall-clock step under the sampling loop', () => {
     const before = stamps();
     expect(before).toHaveLength(3);
     wall.offsetMs -= 3 * HOUR_MS;
+    published = [];
     await run(30_000);
     expect(loop.liveness()).toEqual({ alive: true });
     // Sampling went on every 5 s (the snapshot is fresh), but no row went before the newest stored one.
     expect(Date.parse(loop.snapshot().takenAt)).toBe(wall.now());
     expect(stamps()).toEqual(before);
-    // (The DHT11's constant fake value is also judged a driver-cached repeat while the clock is behind.)
-    expect(held.map((h) => h.sensorType).sort()).toEqual(['LDR', 'SOIL_MOISTURE', 'WATER_LEVEL']);
-    expect(held[0]!.behindMs).toBe(3 * HOUR_MS - 5000);
+    // Every sensor's reading is held back, the DHT11's unchanging fake value too (not a driver-cached
+    // repeat: the time since its last fresh answer is negative, not within the cache window).
+    expect(held.map((h) => h.sensorType).sort()).toEqual(['DHT11', 'LDR', 'SOIL_MOISTURE', 'WATER_LEVEL']);
+    expect(held.find((h) => h.sensorType === 'LDR')!.behindMs).toBe(3 * HOUR_MS - 5000);
+    // ...and still handed to the dashboard and the rules at every tick, read now: the rules are not blind.
+    expect(published).toHaveLength(6);
+    const last = published.at(-1)!;
+    expect(last.snapshot.readAtMs.temperature).toBe(wall.now());
+    expect(last.snapshot.readAtMs.waterLevel).toBe(wall.now());
+    expect(last.readings.map((r) => Date.parse(r.timestamp))).toEqual([wall.now(), wall.now(), wall.now(), wall.now()]);
+    // The Now screen's first load gets these values too, not the ones stored before the step.
+    const latest = monotone.latest(new ReadingsRepo(database.sqlite).latest('greenhouse-001'));
+    expect(latest.map((r) => Date.parse(r.timestamp))).toEqual([wall.now(), wall.now(), wall.now(), wall.now()]);
     // NTP steps it back to the true time: storing resumes, still in order.
     wall.offsetMs += 3 * HOUR_MS;
     await run(10_000);
