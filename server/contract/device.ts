@@ -38,7 +38,7 @@ export type ControlAction = Static<typeof ControlAction>;
 
 /**
  * One end of a schedule window: a local clock time `HH:MM`, or `sunrise`/`sunset` with an optional
- * offset in minutes (`sunrise+30`, `sunset-15`), which needs config site.latitude/longitude.
+ * offset in minutes (`sunrise+30`, `sunset-15`), which needs the site (systemSettings.site, Settings > System).
  */
 export const SCHEDULE_TIME_PATTERN = '^(([01][0-9]|2[0-3]):[0-5][0-9]|(sunrise|sunset)([+-][0-9]{1,3})?)$';
 export const ScheduleTime = Type.String({ pattern: SCHEDULE_TIME_PATTERN, description: 'HH:MM, sunrise, sunset, sunrise+30, sunset-15' });

@@ -215,7 +215,9 @@ export class DeviceRegistry {
   setAutomation(deviceId: string, changes: AutomationChanges): Device {
     const device = this.#get(deviceId);
     const automationRules = mergeRules(device.automationRules, changes.automationRules);
-    if (automationRules.schedule) this.deps.checkSchedule?.(automationRules.schedule);
+    // A schedule is checked when it is sent: one stored before the site was cleared must not lock the
+    // device's automation (auto mode off included); it keeps the device off meanwhile (docs/decisions.md).
+    if (changes.automationRules?.schedule) this.deps.checkSchedule?.(changes.automationRules.schedule);
     checkAutomationRules(automationRules, changes.automationRules, device.deviceType);
     const all = this.deps.repo.listPlain();
     const stageProblem = stage2Problem({ deviceId, rules: automationRules }, all);

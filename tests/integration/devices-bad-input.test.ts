@@ -182,6 +182,26 @@ describe('windows that open', () => {
   });
 });
 
+describe('a sun schedule stored before the site was cleared', () => {
+  it('keeps the device’s automation editable and the quick action working; a new sun schedule is still refused', async () => {
+    const site = (value: object | null) => http.put(`/api/settings/${GH}/system`, { systemSettings: { site: value } }, admin);
+    expect((await site({ latitude: 52.1, longitude: 5.1 })).status).toBe(200);
+    const sunny = await automation('light-1', { schedule: { from: 'sunrise', to: 'sunset' } });
+    expect(sunny.status, JSON.stringify(sunny.body)).toBe(200);
+    expect((await site(null)).status).toBe(200);
+    // Auto mode off and on again, another rule beside the stored schedule, the preview: all still answer.
+    expect((await http.post('/api/devices/light-1/automation', { autoMode: false }, admin)).status).toBe(200);
+    expect((await automation('light-1', { lightLevelLow: 2000 })).status).toBe(200);
+    expect((await http.post('/api/devices/light-1/automation/preview', { automationRules: {}, hours: 1 }, admin)).status).toBe(200);
+    const quick = await http.post(`/api/devices/actions/enable-auto/${GH}`, undefined, admin);
+    expect(quick.status, JSON.stringify(quick.body)).toBe(200);
+    expect((await find('light-1')).autoMode).toBe(true);
+    await expectRefused(() => automation('light-1', { schedule: { from: 'sunset', to: '23:00' } }), 400, 'automationRules.schedule', /site/);
+    // Clock times replace it.
+    expect((await automation('light-1', { schedule: { from: '06:00', to: '22:00' } })).status).toBe(200);
+  });
+});
+
 describe('names and ids are unique', () => {
   beforeAll(async () => {
     expect((await http.put('/api/devices/fan-1', { deviceName: 'Fan one' }, admin)).status).toBe(200);

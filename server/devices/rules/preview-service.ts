@@ -123,7 +123,7 @@ export class PreviewService {
     if (!device) throw notFound(`Device '${deviceId}' not found`);
     // Unset fields keep the device's own rules, as saving them would.
     const rules: AutomationRules = mergeRules(device.automationRules, changes);
-    if (rules.schedule) this.deps.checkSchedule(rules.schedule);
+    if (changes?.schedule) this.deps.checkSchedule(changes.schedule);
     checkAutomationRules(rules, changes, device.deviceType);
     const { deviceSettings, systemSettings } = settings.get();
     const toMs = clock.now();

@@ -28,7 +28,7 @@ export function resolveTime(spec: string, dayMs: number, site: Site | null): num
   if (clock) return new Date(day.getFullYear(), day.getMonth(), day.getDate(), Number(clock[1]), Number(clock[2])).getTime();
   const sun = SUN.exec(spec);
   if (!sun) return `'${spec}' is not HH:MM, sunrise or sunset`;
-  if (!site) return `'${spec}' needs config site.latitude and site.longitude`;
+  if (!site) return `'${spec}' needs the greenhouse's site (Settings > System)`;
   // Local noon picks the sun events of this local day whatever the time zone.
   const noon = new Date(day.getFullYear(), day.getMonth(), day.getDate(), 12);
   const times = getTimes(noon, site.latitude, site.longitude);

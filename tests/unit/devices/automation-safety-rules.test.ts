@@ -123,7 +123,7 @@ describe('schedule windows', () => {
 
   it('a sun time without a site, or a day without sunrise, is an empty window (off), and says why', () => {
     const lamp = light({ schedule: { from: 'sunrise', to: '20:00' } });
-    expect(at(lamp, local(12)).reason).toMatch(/needs config site.latitude/);
+    expect(at(lamp, local(12)).reason).toMatch(/needs the greenhouse's site/);
     const svalbard = { latitude: 78.2, longitude: 15.6 }; // polar day in June
     const polar = at(lamp, local(12), null, svalbard);
     expect(polar.desired).toBe('off');
