@@ -128,19 +128,19 @@ describe('the users API (admin only)', () => {
   });
 
   it('a "change" to the role an account already has is no change: its token and socket stay, nothing is written', async () => {
-    const token = await registerUser(http, { username: 'fuzzuser', role: 'viewer' }, admin);
+    const token = await registerUser(http, { username: 'vera', role: 'viewer' }, admin);
     const socket = await socketFor(token);
-    const row = () => gw.database.sqlite.prepare("SELECT * FROM users WHERE username = 'fuzzuser'").get();
+    const row = () => gw.database.sqlite.prepare("SELECT * FROM users WHERE username = 'vera'").get();
     const before = row();
-    const res = await http.put('/api/users/fuzzuser', { role: 'viewer' }, admin);
+    const res = await http.put('/api/users/vera', { role: 'viewer' }, admin);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, message: 'Role unchanged: fuzzuser is already viewer', data: { username: 'fuzzuser', role: 'viewer' } });
+    expect(res.body).toMatchObject({ success: true, message: 'Role unchanged: vera is already viewer', data: { username: 'vera', role: 'viewer' } });
     expect(row()).toEqual(before);
     expect((await http.get('/api/auth/me', token)).status).toBe(200);
     await new Promise((r) => setTimeout(r, 100));
     expect(socket.closeCode).toBeNull();
     // A real change still revokes at once.
-    expect((await http.put('/api/users/fuzzuser', { role: 'operator' }, admin)).body.message).toBe('Role updated');
+    expect((await http.put('/api/users/vera', { role: 'operator' }, admin)).body.message).toBe('Role updated');
     expect(await socket.closed()).toBe(WS_CLOSE_UNAUTHORIZED);
     expect((await http.get('/api/auth/me', token)).status).toBe(401);
   });
