@@ -97,6 +97,20 @@ describe('query strings are as strict as bodies', () => {
   });
 });
 
+describe('an empty body sent as JSON', () => {
+  it('is no body: a call that takes none answers, one that needs a body says so and changes nothing', async () => {
+    const toggled = await http.request('POST', '/api/devices/fan-1/toggle', { rawBody: '', token: admin });
+    expect(toggled.status, JSON.stringify(toggled.body)).toBe(200);
+    expect((await http.request('POST', '/api/devices/fan-1/toggle', { rawBody: '', token: admin })).status).toBe(200);
+    const before = (await http.get('/api/devices/greenhouse-001', admin)).body.data;
+    const add = await http.request('POST', '/api/devices', { rawBody: ' ', token: admin });
+    expect(add.status).toBe(400);
+    expect(add.body.success).toBe(false);
+    expect(add.body.message).not.toMatch(/Malformed JSON/);
+    expect((await http.get('/api/devices/greenhouse-001', admin)).body.data).toEqual(before);
+  });
+});
+
 describe('bodies with prototype keys', () => {
   it.each([
     ['{"action":"on","__proto__":{"admin":true}}', '__proto__'],
