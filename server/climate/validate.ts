@@ -2,6 +2,7 @@ import type { ClimatePeriod, ClimateProgram } from '../contract/climate.ts';
 import { invalid } from '../domain/errors.ts';
 import { resolveTime, type Site } from '../devices/rules/schedule.ts';
 import { localDate } from './program-days.ts';
+import { localDateText } from '../time/local-date.ts';
 
 /**
  * The checks a program passes before it is stored (400 naming the field; nothing is stored otherwise).
@@ -38,11 +39,9 @@ function checkStartDate(startDate: string, nowMs: number): void {
   const now = new Date(nowMs);
   const latest = localDate(now.getFullYear() + 1, now.getMonth() + 1, now.getDate());
   if (date < earliest || date > latest) {
-    throw invalid(`crop.startDate '${startDate}' must be from ${ymd(earliest)} to a year from today (${ymd(latest)})`, 'crop.startDate');
+    throw invalid(`crop.startDate '${startDate}' must be from ${localDateText(earliest)} to a year from today (${localDateText(latest)})`, 'crop.startDate');
   }
 }
-
-const ymd = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 /** The days the order of the periods is checked on: today, and the 1st and 15th of the next twelve months. */
 function checkDays(nowMs: number): number[] {

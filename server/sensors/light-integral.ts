@@ -1,5 +1,6 @@
 import type { LightIntegralDay } from '../contract/reading.ts';
 import { byCodePoint } from '../../common/code-point-order.ts';
+import { localDateText } from '../time/local-date.ts';
 
 /** The light level averaged per bucket (the 5-minute rollups), as the daily light integral folds it. */
 export interface LightBucket {
@@ -18,11 +19,6 @@ export const LIGHT_HOURS_MIN_LUX = 1000;
 
 export const MAX_LIGHT_INTEGRAL_DAYS = 31;
 
-const localDate = (ms: number) => {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
-
 /** Local midnight `days - 1` days before the day of `nowMs`: the start of an N-day window ending today. */
 export function windowStartMs(nowMs: number, days: number): number {
   const today = new Date(nowMs);
@@ -38,7 +34,7 @@ export function windowStartMs(nowMs: number, days: number): number {
 export function dailyLightIntegral(buckets: readonly LightBucket[], bucketMs: number, ppfdPerLux: number): LightIntegralDay[] {
   const days = new Map<string, { micromol: number; lightSeconds: number }>();
   for (const bucket of buckets) {
-    const date = localDate(bucket.atMs);
+    const date = localDateText(bucket.atMs);
     const day = days.get(date) ?? { micromol: 0, lightSeconds: 0 };
     day.micromol += Math.max(0, bucket.meanLux) * ppfdPerLux * (bucketMs / 1000);
     if (bucket.meanLux >= LIGHT_HOURS_MIN_LUX) day.lightSeconds += bucketMs / 1000;

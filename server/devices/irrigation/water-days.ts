@@ -1,4 +1,5 @@
 import type { WaterDay } from '../../contract/irrigation.ts';
+import { localDateText } from '../../time/local-date.ts';
 
 /** One switch of a pump, as the control log records it (oldest first). */
 export interface PumpSwitch {
@@ -11,11 +12,6 @@ export function localDayStartMs(ms: number): number {
   const d = new Date(ms);
   return new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
 }
-
-const localDate = (ms: number): string => {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
 
 /**
  * Water per local day over the last `days` days (today included, oldest first): switch-ons counted on
@@ -55,7 +51,7 @@ export function waterByDay(switches: readonly PumpSwitch[], options: { nowMs: nu
   return rows.map((r) => {
     const runSeconds = Math.round(r.runMs / 100) / 10;
     return {
-      date: localDate(r.start),
+      date: localDateText(r.start),
       pulses: r.pulses,
       runSeconds,
       litres: flowLitresPerMinute === null ? null : Math.round((runSeconds / 60) * flowLitresPerMinute * 100) / 100,
