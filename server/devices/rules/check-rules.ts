@@ -1,4 +1,5 @@
 import type { AutomationRules, DeviceType, RuleOffAt, Schedule } from '../../contract/device.ts';
+import { OPPOSED_RULE_PAIRS } from '../../../common/rule-pairs.ts';
 import { invalid } from '../../domain/errors.ts';
 import { followMisfit } from '../../climate/follow.ts';
 import { checkIrrigation } from '../irrigation/validate.ts';
@@ -6,11 +7,6 @@ import { checkOffAt } from './off-at.ts';
 
 type Changes = Partial<AutomationRules> | undefined;
 
-/** The two rules on one quantity that act on opposite sides of it. */
-const PAIRS = [
-  { low: 'temperatureLow', high: 'temperatureHigh', quantity: 'temperature' },
-  { low: 'humidityLow', high: 'humidityHigh', quantity: 'humidity' },
-] as const;
 
 /**
  * Everything the schema cannot say about a device's automation rules, checked on the rules as saving
@@ -48,7 +44,7 @@ function checkWindow(window: Schedule | null, field: string): void {
  * release do not block an unrelated change (auto mode on, a schedule); the field named is the one sent.
  */
 function checkPairs(rules: AutomationRules, changes: Changes): void {
-  for (const { low: lowKey, high: highKey, quantity } of PAIRS) {
+  for (const { low: lowKey, high: highKey, quantity } of OPPOSED_RULE_PAIRS) {
     const sent = (key: keyof RuleOffAt) => changes?.[key] !== undefined;
     const sentOffAt = (key: keyof RuleOffAt) => changes?.offAt?.[key] !== undefined;
     if (!sent(lowKey) && !sent(highKey) && !sentOffAt(lowKey) && !sentOffAt(highKey)) continue;

@@ -1,6 +1,7 @@
 // The rule bands of the Automation Settings dialog as the form holds them (text in the chosen
 // temperature unit) and as the gateway takes them (numbers in °C, null for a disabled rule, offAt for
 // a band's release point). Problems come back as sentences naming the field.
+import { OPPOSED_RULE_PAIRS } from '../../../../../common/rule-pairs.ts';
 import type { AutomationRules, Device, RuleOffAt } from '../../../../../server/contract/device.ts';
 import { fromUnit, toUnit, unitSymbol, type TemperatureUnit } from '../../../units.ts';
 import type { RuleField } from '../device-ui.ts';
@@ -61,18 +62,12 @@ export function rulesFromTexts(
   return pairProblem(rules, unit, labels) ?? rules;
 }
 
-/** A low and a high rule on one quantity, as the gateway pairs them (server/devices/rules/check-rules.ts). */
-const PAIRS = [
-  { low: 'temperatureLow', high: 'temperatureHigh', quantity: 'temperature' },
-  { low: 'humidityLow', high: 'humidityHigh', quantity: 'humidity' },
-] as const;
-
 /**
  * A low rule at or above its high rule (on at every value), or one band's stop value past the other
  * rule's threshold (on by one, held by the other, never off): the sentence the gateway would refuse with.
  */
 function pairProblem(rules: AutomationRules, unit: TemperatureUnit, labels: Record<RuleField, string>): string | null {
-  for (const { low, high, quantity } of PAIRS) {
+  for (const { low, high, quantity } of OPPOSED_RULE_PAIRS) {
     const lowValue = rules[low];
     const highValue = rules[high];
     if (typeof lowValue !== 'number' || typeof highValue !== 'number') continue;
