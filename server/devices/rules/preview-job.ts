@@ -3,7 +3,7 @@ import type { SensorType } from '../../contract/reading.ts';
 import type { DeviceSettings } from '../../contract/settings.ts';
 import { isOnStatus } from '../actions.ts';
 import { Replay, type ReplayInput } from './preview.ts';
-import type { RecordedHistory } from './recorded-history.ts';
+import type { RecordedHistory, RecordedReading } from './recorded-history.ts';
 import type { Site } from './schedule.ts';
 import type { ClimateProgram } from '../../contract/climate.ts';
 
@@ -39,8 +39,9 @@ export function runPreviewJob(job: PreviewJob, history: RecordedHistory): Automa
     tickGapMs: job.tickGapMs,
     climate: job.climate ?? null,
   });
+  const add = (reading: Readonly<RecordedReading>) => replay.add(reading);
   for (let pageMs = job.fromMs; pageMs <= job.toMs; pageMs += HOUR_MS) {
-    replay.feed(history.readingsBetween(job.sensors, pageMs, Math.min(pageMs + HOUR_MS, job.toMs + 1)));
+    history.forEachReadingBetween(job.sensors, pageMs, Math.min(pageMs + HOUR_MS, job.toMs + 1), add);
   }
   return replay.finish();
 }

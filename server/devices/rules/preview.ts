@@ -111,24 +111,27 @@ export class Replay {
       : null;
   }
 
-  /**
-   * Folds readings in time order, evaluating once per sampling tick. Nothing of a row is kept but its
-   * values, so the rows may come in one object refilled each time (RecordedReadings.between).
-   */
+  /** Folds readings in time order (`add` for each). */
   feed(readings: Iterable<Readonly<RecordedReading>>): void {
-    for (const row of readings) {
-      if (row.takenAtMs - this.#tickStartMs >= this.#input.tickGapMs) {
-        this.#flushTick();
-        this.#tickStartMs = row.takenAtMs;
-      }
-      this.#tickEndMs = row.takenAtMs;
-      for (const field of SENSOR_FIELDS[row.sensorType]) {
-        const column = COLUMN[field];
-        const value = column ? (row[column] as number | null) : null;
-        if (value === null) continue;
-        this.#snapshot.values[field] = value;
-        this.#snapshot.readAtMs[field] = row.takenAtMs;
-      }
+    for (const row of readings) this.add(row);
+  }
+
+  /**
+   * Folds the next reading in time order, evaluating once per sampling tick. Nothing of it is kept but its
+   * values, so the readings may come in one object refilled each time (RecordedReadings.forEachBetween).
+   */
+  add(row: Readonly<RecordedReading>): void {
+    if (row.takenAtMs - this.#tickStartMs >= this.#input.tickGapMs) {
+      this.#flushTick();
+      this.#tickStartMs = row.takenAtMs;
+    }
+    this.#tickEndMs = row.takenAtMs;
+    for (const field of SENSOR_FIELDS[row.sensorType]) {
+      const column = COLUMN[field];
+      const value = column ? (row[column] as number | null) : null;
+      if (value === null) continue;
+      this.#snapshot.values[field] = value;
+      this.#snapshot.readAtMs[field] = row.takenAtMs;
     }
   }
 

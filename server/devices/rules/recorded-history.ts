@@ -44,11 +44,11 @@ export class RecordedHistory {
   }
 
   /**
-   * The readings in [fromMs, untilMs), streamed in time order; a long window is read as a series of short
-   * ones. Each row comes in the same object, refilled for the next (RecordedReadings.between).
+   * Calls `visit` with each reading in [fromMs, untilMs), in time order; a long window is read as a series
+   * of short ones. Each row comes in the same object, refilled for the next (RecordedReadings.forEachBetween).
    */
-  readingsBetween(types: readonly SensorType[], fromMs: number, untilMs: number): Iterable<Readonly<RecordedReading>> {
-    return this.#readings.between(types, fromMs, untilMs, this.step);
+  forEachReadingBetween(types: readonly SensorType[], fromMs: number, untilMs: number, visit: (reading: Readonly<RecordedReading>) => void): void {
+    this.#readings.forEachBetween(types, fromMs, untilMs, visit, this.step);
   }
 
   faults(fromMs: number, toMs: number): FaultInterval[] {
