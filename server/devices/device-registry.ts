@@ -9,6 +9,7 @@ import type { ControlService } from './control-service.ts';
 import type { DevicePatch, DevicesRepo } from './devices-repo.ts';
 import { mergeRules } from './rules/off-at.ts';
 import { checkAutomationRules } from './rules/check-rules.ts';
+import { ruleAgainstEffect } from './rules/rule-effect.ts';
 import { followMisfit, stage2Problem, strandedStage2 } from '../climate/follow.ts';
 
 /**
@@ -100,7 +101,7 @@ export class DeviceRegistry {
       const output = device.output ? this.deps.repo.outputConfig(device.output.outputId) : undefined;
       if (output && output.type !== device.deviceType) this.deps.repo.update(device.deviceId, { outputId: null });
     }
-    this.#clearMisfitFollows();
+    this.#clearMisfits();
     for (const device of this.deps.repo.list()) {
       const safe = safeStatusFor(device.deviceType);
       if (device.status === safe) continue;
@@ -135,12 +136,14 @@ export class DeviceRegistry {
   }
 
   /**
-   * A follow the device cannot physically do, or a heating cycle on anything but a heater, stored by a
-   * release that did not check them (docs/climate.md): cleared at start, with a warning naming the
-   * device, so a heater that followed 'vent' never heats a hot house. A device's type never changes
-   * afterwards (PUT /api/devices/:deviceId refuses deviceType), so nothing else can make a follow misfit.
+   * A follow the device cannot physically do, a heating cycle on anything but a heater, or a threshold
+   * rule that drives the device against its effect (rules/rule-effect.ts), stored by a release that did
+   * not check them (docs/climate.md, docs/decisions.md): cleared at start, with a warning naming the
+   * device, so a heater that followed 'vent' or had a temperatureHigh rule never heats a hot house. A
+   * device's type never changes afterwards (PUT /api/devices/:deviceId refuses deviceType), so nothing
+   * else can make one.
    */
-  #clearMisfitFollows(): void {
+  #clearMisfits(): void {
     for (const device of this.deps.repo.listPlain()) {
       let rules = device.automationRules;
       const cleared: string[] = [];
@@ -148,6 +151,11 @@ export class DeviceRegistry {
         cleared.push(`${misfit.field} ${JSON.stringify(misfit.field === 'automationRules.follow' ? rules.follow : rules.heatingCycleMinutes)}`);
         // Not following any more, it is no stage either (a stage 2 without a follow is refused).
         rules = misfit.field === 'automationRules.follow' ? { ...rules, follow: null, stage: 1 } : { ...rules, heatingCycleMinutes: null };
+      }
+      const against = ruleAgainstEffect(device.deviceType, rules);
+      if (against) {
+        cleared.push(`${against.field} ${JSON.stringify(rules[against.kind])}`);
+        rules = { ...rules, [against.kind]: null };
       }
       if (cleared.length === 0) continue;
       this.deps.repo.update(device.deviceId, { automationRules: rules });

@@ -125,6 +125,34 @@ describe('automationRules.follow: only what the machine can do to the air', () =
   });
 });
 
+describe('threshold rules that drive a machine against its effect', () => {
+  it.each([
+    ['heater-1', 'temperatureHigh', /does not fit a HEATER: a heater warms.*use automationRules\.temperatureLow/],
+    ['cooling-1', 'temperatureLow', /does not fit a COOLING_SYSTEM: a cooling system cools.*use automationRules\.temperatureHigh/],
+  ])('%s may not take %s: 400 naming it', async (deviceId, kind, message) => {
+    await expectRefused(() => automation(deviceId, { [kind]: 20 }), 400, `automationRules.${kind}`, message);
+    // Not beside its right rule either, nor in a preview.
+    await expectRefused(() => automation(deviceId, { temperatureLow: 10, temperatureHigh: 30 }), 400, `automationRules.${kind}`);
+    const preview = await http.post(`/api/devices/${deviceId}/automation/preview`, { automationRules: { [kind]: 20 }, hours: 1 }, admin);
+    expect(preview.status).toBe(400);
+    expect(preview.body.errors.map((e: { field: string }) => e.field)).toEqual([`automationRules.${kind}`]);
+  });
+
+  it.each([
+    ['heater-1', { temperatureLow: 12 }],
+    // Heating dries the air; an evaporative cooler wets it.
+    ['heater-1', { humidityHigh: 85 }],
+    ['cooling-1', { temperatureHigh: 30 }],
+    ['cooling-1', { humidityLow: 40 }],
+  ] as const)('%s takes %j', async (deviceId, rules) => {
+    const set = await automation(deviceId, rules);
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect((await find(deviceId)).automationRules).toMatchObject(rules);
+    const cleared = Object.fromEntries(Object.keys(rules).map((key) => [key, null]));
+    expect((await automation(deviceId, cleared)).status).toBe(200);
+  });
+});
+
 describe('high and low rules of one quantity', () => {
   it.each([
     ['an always-on temperature pair', { temperatureHigh: 20, temperatureLow: 30 }, 'automationRules.temperatureLow', /automationRules\.temperatureLow \(30\) must be below automationRules\.temperatureHigh \(20\)/],
@@ -250,7 +278,7 @@ describe('names and ids are unique', () => {
 });
 
 describe('a database written before these checks', () => {
-  it('opens: a follow the device cannot do is cleared, duplicates are kept, a configured device gets a free name', async () => {
+  it('opens: a follow or a rule the device cannot do is cleared, duplicates are kept, a configured device gets a free name', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'greenhouse-old-devices-'));
     const opened = openDatabase(dataDir);
     const at = new Date(Date.UTC(2026, 0, 1));
@@ -259,11 +287,12 @@ describe('a database written before these checks', () => {
     });
     opened.db.insert(devicesTable).values([
       // A configured device that followed vent: it would heat a hot house.
-      row('heater-1', 'Heater', 'HEATER', { follow: 'vent', stage: 1, heatingCycleMinutes: 10 }),
+      // ...and had a temperatureHigh rule, which would heat a hot house too.
+      row('heater-1', 'Heater', 'HEATER', { follow: 'vent', stage: 1, heatingCycleMinutes: 10, temperatureHigh: 28, temperatureLow: 12 }),
       // A fan with a heating cycle, and a pair of rules that keeps it always on.
       row('fan-1', 'Ventilation Fan', 'FAN', { follow: 'vent', heatingCycleMinutes: 10, temperatureHigh: 20, temperatureLow: 30 }),
       // Added from the dashboard under the name the wiring config gives cooling-1, which is not stored yet.
-      row('my-cooler', 'evaporative cooler', 'COOLING_SYSTEM'),
+      row('my-cooler', 'evaporative cooler', 'COOLING_SYSTEM', { temperatureLow: 12, temperatureHigh: 30 }),
       // Two devices that differ only in the case of their ids and share a name.
       row('spare-a', 'Spare', 'FAN'),
       row('SPARE-A', 'spare', 'FAN'),
@@ -275,7 +304,8 @@ describe('a database written before these checks', () => {
       const token = await registerUser(client, { username: 'grower' });
       const all = (await client.get(`/api/devices/${GH}`, token)).body.data as any[];
       const of = (deviceId: string) => all.find((d) => d.deviceId === deviceId);
-      expect(of('heater-1').automationRules).toMatchObject({ follow: null, stage: 1, heatingCycleMinutes: 10 });
+      expect(of('heater-1').automationRules).toMatchObject({ follow: null, stage: 1, heatingCycleMinutes: 10, temperatureHigh: null, temperatureLow: 12 });
+      expect(of('my-cooler').automationRules).toMatchObject({ temperatureLow: null, temperatureHigh: 30 });
       expect(of('fan-1').automationRules).toMatchObject({ follow: 'vent', heatingCycleMinutes: null });
       expect(of('cooling-1').deviceName).toBe('Evaporative Cooler (cooling-1)');
       expect(of('my-cooler').deviceName).toBe('evaporative cooler');

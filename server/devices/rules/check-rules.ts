@@ -4,6 +4,7 @@ import { invalid } from '../../domain/errors.ts';
 import { followMisfit } from '../../climate/follow.ts';
 import { checkIrrigation } from '../irrigation/validate.ts';
 import { checkOffAt } from './off-at.ts';
+import { ruleAgainstEffect } from './rule-effect.ts';
 
 type Changes = Partial<AutomationRules> | undefined;
 
@@ -11,13 +12,16 @@ type Changes = Partial<AutomationRules> | undefined;
 /**
  * Everything the schema cannot say about a device's automation rules, checked on the rules as saving
  * them would store them (`rules`, the merge of the stored ones and `changes`): bands on the right side
- * (off-at.ts), a low rule below its high rule, a followed target the device can act on, an irrigation
+ * (off-at.ts), a low rule below its high rule, no rule that drives the device against its effect
+ * (rule-effect.ts), a followed target the device can act on, an irrigation
  * program only on a pump, windows that open. Each refusal is a 400 naming the field, before anything is written. Used by
  * saving and by the preview, so a preview never shows what could not be saved.
  */
 export function checkAutomationRules(rules: AutomationRules, changes: Changes, deviceType: DeviceType): void {
   checkOffAt(rules);
   checkPairs(rules, changes);
+  const against = ruleAgainstEffect(deviceType, rules);
+  if (against) throw invalid(against.message, against.field);
   const misfit = followMisfit(deviceType, rules);
   if (misfit) throw invalid(misfit.message, misfit.field);
   checkIrrigation(rules.irrigation, deviceType);
