@@ -99,7 +99,12 @@ function targetsIn(placed: PlacedPeriod[], nowMs: number): ClimateTargets {
   // placedAround places DAYS_BEFORE days: never true, but a clear message if it ever were.
   if (at < 1) throw new Error(`climate targets: no period placed before ${new Date(nowMs).toISOString()}`);
   const current = placed[at]!;
-  const previous = placed[at - 1]!;
+  // The period in force before this one started. When the clocks go forward, two starts in the skipped
+  // hour (02:00 and 02:30) both fall at the jump (localClockMs): the later one holds, ramping from the
+  // period really in force before, not from the one that never held.
+  let before = at - 1;
+  while (before > 0 && placed[before]!.startMs === current.startMs) before--;
+  const previous = placed[before]!;
   const next = placed.slice(at + 1).find((p) => !samePeriod(p, current)) ?? null;
   const rampMs = current.period.rampMinutes * 60_000;
   const ramping = rampMs > 0 && nowMs < current.startMs + rampMs && !samePeriod(previous, current);

@@ -1,8 +1,10 @@
 import type { ClimatePeriod, ClimateProgram } from '../contract/climate.ts';
 import { invalid } from '../domain/errors.ts';
 import { resolveTime, type Site } from '../devices/rules/schedule.ts';
-import { localDate } from './program-days.ts';
+import { localDate, shiftDays } from './program-days.ts';
 import { localDateText } from '../time/local-date.ts';
+
+const DAY_MS = 86_400_000;
 
 /**
  * The checks a program passes before it is stored (400 naming the field; nothing is stored otherwise).
@@ -43,14 +45,24 @@ function checkStartDate(startDate: string, nowMs: number): void {
   }
 }
 
-/** The days the order of the periods is checked on: today, and the 1st and 15th of the next twelve months. */
+/**
+ * The days the order of the periods is checked on: today, and the 1st and 15th of the next twelve
+ * months; a day with a clock change is checked on the next day instead. On that day a start in the
+ * skipped hour falls at the jump (02:00 and 02:30 both at 03:00) and the night is an hour shorter or
+ * longer: the running program takes that as it comes (the later start holds, a ramp is cut short), and
+ * a program must not be refused for being saved on that one day (docs/decisions.md, "Clock changes").
+ */
 function checkDays(nowMs: number): number[] {
   const now = new Date(nowMs);
   const days = [new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime()];
   for (let month = 0; month < 12; month++) {
     for (const date of [1, 15]) days.push(new Date(now.getFullYear(), now.getMonth() + month, date).getTime());
   }
-  return days;
+  return days.map((dayMs) => {
+    let day = dayMs;
+    for (let tries = 0; tries < 7 && shiftDays(day, 1) - day !== DAY_MS; tries++) day = shiftDays(day, 1);
+    return day;
+  });
 }
 
 function checkPeriods(periods: ClimatePeriod[], path: string, nowMs: number, site: Site | null): void {

@@ -1,5 +1,6 @@
 import { getTimes } from 'suncalc';
 import type { Schedule } from '../../contract/device.ts';
+import { localClockMs } from '../../time/local-date.ts';
 
 /** Where the greenhouse stands (config `site`), for sunrise/sunset schedules. */
 export interface Site {
@@ -20,12 +21,12 @@ export const usesSun = (schedule: Schedule) => SUN.test(schedule.from) || SUN.te
 
 /**
  * Epoch ms of one end of a window on the local day that contains `dayMs`: `HH:MM` in the gateway's
- * local time (DST-correct through the Date constructor), `sunrise`/`sunset` ± minutes from suncalc.
+ * local time (see localClockMs for the clock changes), `sunrise`/`sunset` ± minutes from suncalc.
  */
 export function resolveTime(spec: string, dayMs: number, site: Site | null): number | string {
   const day = new Date(dayMs);
   const clock = TIME.exec(spec);
-  if (clock) return new Date(day.getFullYear(), day.getMonth(), day.getDate(), Number(clock[1]), Number(clock[2])).getTime();
+  if (clock) return localClockMs(day, Number(clock[1]), Number(clock[2]));
   const sun = SUN.exec(spec);
   if (!sun) return `'${spec}' is not HH:MM, sunrise or sunset`;
   if (!site) return `'${spec}' needs the greenhouse's site (Settings > System)`;
@@ -59,6 +60,7 @@ const hhmm = (ms: number) => {
 /** "schedule 06:00-20:00" or "schedule sunrise+30 (07:12)-sunset (17:40)", as the control log says it. */
 export function describeWindow(schedule: Schedule, state: WindowState): string {
   if (state.kind === 'unresolvable') return `schedule ${schedule.from}-${schedule.to} (${state.why})`;
-  const end = (spec: string, ms: number) => (TIME.test(spec) ? spec : `${spec} (${hhmm(ms)})`);
+  // A clock time the clock skipped today says when it really is: "02:30 (03:00, clock change)".
+  const end = (spec: string, ms: number) => (!TIME.test(spec) ? `${spec} (${hhmm(ms)})` : hhmm(ms) === spec ? spec : `${spec} (${hhmm(ms)}, clock change)`);
   return `schedule ${end(schedule.from, state.fromMs)}-${end(schedule.to, state.toMs)}`;
 }
