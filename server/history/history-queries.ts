@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { SensorType } from '../contract/reading.ts';
 import { planHistory, usableResolutions } from './history-plan.ts';
-import { FIELD_COLUMNS, HOUR_MS, type FieldColumn } from './rollup-levels.ts';
+import { FIELD_COLUMNS, type FieldColumn } from './rollup-levels.ts';
 import { QUANTITIES, ZONE_QUANTITIES } from '../../common/catalogue.ts';
 
 /** What the aggregated rows are grouped by. */
@@ -10,8 +10,8 @@ export type Grouping =
   | { by: 'bucket'; bucketMs: number }
   /** sensor type over the whole range (stats) */
   | { by: 'sensor' }
-  /** hour since the epoch, all sensor types together (hourly analytics) */
-  | { by: 'epochHour' };
+  /** time bucket of `bucketMs` since the epoch, all sensor types together (hourly analytics) */
+  | { by: 'time'; bucketMs: number };
 
 export interface FieldAggregate {
   n: number;
@@ -21,9 +21,9 @@ export interface FieldAggregate {
 }
 
 export interface AggregateRow {
-  /** Absent when grouped by epoch hour. */
+  /** Absent when grouped by time across sensors. */
   sensorType?: SensorType;
-  /** The bucket's start (bucket grouping) or the hour's start (epoch-hour grouping), epoch ms. */
+  /** The bucket's start (bucket and time groupings), epoch ms. */
   atMs?: number;
   /** Readings rows summarised. */
   n: number;
@@ -68,11 +68,11 @@ export class HistoryQueries implements HistoryAggregator {
 
   aggregate(query: AggregateQuery): AggregateRow[] {
     const { grouping } = query;
-    const bucketMs = grouping.by === 'bucket' ? grouping.bucketMs : grouping.by === 'epochHour' ? HOUR_MS : null;
+    const bucketMs = grouping.by === 'sensor' ? null : grouping.bucketMs;
     const resolutions = usableResolutions(bucketMs);
     const plan = planHistory(query.fromMs, query.untilMs, resolutions);
     const filter = query.sensorType ? [query.greenhouseId, query.sensorType] : [query.greenhouseId];
-    const bySensor = grouping.by !== 'epochHour';
+    const bySensor = grouping.by !== 'time';
     const groups = new Map<string, Accumulator>();
     // Rows arrive in time order, each sensor's in runs of the same bucket: remember each sensor's last
     // group so most rows skip building a key and a map lookup.
@@ -138,7 +138,7 @@ export class HistoryQueries implements HistoryAggregator {
 
 /**
  * The rollup buckets of the plan (two ranges per level, coarsest first), merged per group: sensor type
- * and bucket start (`bucketMs`), sensor type (none), or epoch hour across sensors.
+ * and bucket start (`bucketMs`), sensor type (none), or bucket start across sensors.
  *
  * For one sensor type only the columns of the quantities its zone carries are read and merged (each
  * quantity belongs to exactly one zone, common/catalogue.ts; the others are empty in its rows and come
@@ -148,7 +148,7 @@ export class HistoryQueries implements HistoryAggregator {
  */
 function rollupsSql(by: Grouping['by'], bucketMs: number | null, resolutions: number[], sensorType: SensorType | undefined): string {
   const key = bucketMs === null ? '0' : `(bucket_at / ${bucketMs}) * ${bucketMs}`;
-  const sensor = by === 'epochHour' ? `''` : 'sensor_type';
+  const sensor = by === 'time' ? `''` : 'sensor_type';
   const read = columnsRead(sensorType);
   const readColumns = read.flatMap((c) => [`${c}_n`, `${c}_sum`, `${c}_min`, `${c}_max`]).join(', ');
   const branch = (resolutionMs: number) =>

@@ -1,5 +1,6 @@
 import type { HourlyBucket } from '../contract/reading.ts';
 import { meanOf, type AggregateRow } from '../history/history-queries.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS, ROLLUP_KEEP_DAYS } from '../history/rollup-levels.ts';
 
 /** The columns the hourly view averages, in HourlyBucket's order. */
 const HOURLY_COLUMNS = ['temperature_c', 'humidity_pct', 'light_lux', 'soil_moisture_pct'] as const;
@@ -16,11 +17,11 @@ export function emptyHourOfDaySums(): HourOfDaySums {
 }
 
 /**
- * Adds rows grouped per hour since the epoch (hourly rollups) into `sums`, folded by local hour of day.
- * `new Date(...).getHours()` is DST-correct per hour: an operator reads "14:00" as the afternoon in their
- * greenhouse, not UTC.
+ * Adds rows grouped per time bucket since the epoch (hourBucketMs), folded by the local hour of day of
+ * each bucket's start. `new Date(...).getHours()` is DST-correct per bucket: an operator reads "14:00"
+ * as the afternoon in their greenhouse, not UTC.
  */
-export function addEpochHourRows(sums: HourOfDaySums, rows: AggregateRow[]): HourOfDaySums {
+export function addTimeBucketRows(sums: HourOfDaySums, rows: AggregateRow[]): HourOfDaySums {
   for (const row of rows) {
     const hour = sums[new Date(row.atMs!).getHours()]!;
     hour.n += row.n;
@@ -30,6 +31,24 @@ export function addEpochHourRows(sums: HourOfDaySums, rows: AggregateRow[]): Hou
     });
   }
   return sums;
+}
+
+const QUARTER_HOUR_MS = 15 * MINUTE_MS;
+/** How far back the quarter-hour buckets reach: the 5-minute rollups' keep (the hourly level divides no quarter). */
+const QUARTER_HOURS_KEPT_MS = ROLLUP_KEEP_DAYS[5 * MINUTE_MS]! * DAY_MS;
+
+/**
+ * The time buckets the hourly view groups [fromMs, untilMs) by. Where the local hours start on UTC
+ * hours, the hourly rollups. Where they do not (India +5:30, Nepal +5:45, Newfoundland -3:30, South
+ * Australia +9:30, Lord Howe's +10:30), an hourly rollup bucket spans two local hours, so quarter
+ * hours, which every such offset is a whole number of: read from the 1- and 5-minute rollups, which
+ * reach back 35 days. Beyond that only hourly buckets are kept, and a longer range (Last Year) puts
+ * each in the local hour it starts in.
+ */
+export function hourBucketMs(fromMs: number, untilMs: number): number {
+  const whole = (ms: number) => new Date(ms).getTimezoneOffset() % 60 === 0;
+  if (whole(fromMs) && whole(untilMs)) return HOUR_MS;
+  return untilMs - fromMs <= QUARTER_HOURS_KEPT_MS ? QUARTER_HOUR_MS : HOUR_MS;
 }
 
 /** Several reads' sums, added. */

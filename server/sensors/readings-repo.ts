@@ -7,7 +7,7 @@ import { INLINE_FOLD_MAX_ROWS } from '../history/rollup-catch-up.ts';
 import { FIELD_COLUMNS, HOUR_MS, type FieldColumn } from '../history/rollup-levels.ts';
 import { RollupWriter } from '../history/rollup-writer.ts';
 import { climateMetrics } from './climate-metrics.ts';
-import { addEpochHourRows, emptyHourOfDaySums, hourlyBuckets, roundOrNull, type HourOfDaySums } from './hour-of-day.ts';
+import { addTimeBucketRows, emptyHourOfDaySums, hourBucketMs, hourlyBuckets, roundOrNull, type HourOfDaySums } from './hour-of-day.ts';
 import { NewestReading } from './newest-reading.ts';
 import { FIELD_OF_COLUMN, MAIN_FIELD, readingFromRow, rowOfNewReading } from './reading-row.ts';
 import { QUANTITY_KEYS, type QuantityKey } from '../../common/catalogue.ts';
@@ -194,7 +194,8 @@ export class ReadingsRepo {
 
   /**
    * Per hour of day, 0-23, every hour present (count 0 when no readings), in the gateway's local time
-   * zone (hour-of-day.ts). Aggregated per hour since the epoch (hourly rollups), then folded.
+   * zone (hour-of-day.ts). Aggregated per hour since the epoch (hourly rollups; quarter hours where the
+   * local hours do not start on UTC hours), then folded.
    */
   hourly(greenhouseId: string, hours: number, nowMs: number): HourlyBucket[] {
     return hourlyBuckets(this.hourOfDaySums(greenhouseId, hours, nowMs));
@@ -202,8 +203,9 @@ export class ReadingsRepo {
 
   /** The sums behind `hourly`, of one zone with `sensorType`: the zones' sums add up to all of them. */
   hourOfDaySums(greenhouseId: string, hours: number, nowMs: number, sensorType?: SensorType): HourOfDaySums {
-    const rows = this.#aggregate({ greenhouseId, sensorType, fromMs: nowMs - hours * HOUR_MS, untilMs: OPEN_END_MS, grouping: { by: 'epochHour' } });
-    return addEpochHourRows(emptyHourOfDaySums(), rows);
+    const fromMs = nowMs - hours * HOUR_MS;
+    const rows = this.#aggregate({ greenhouseId, sensorType, fromMs, untilMs: OPEN_END_MS, grouping: { by: 'time', bucketMs: hourBucketMs(fromMs, nowMs) } });
+    return addTimeBucketRows(emptyHourOfDaySums(), rows);
   }
 
   /** The LDR's mean lux per bucket of `bucketMs` in [fromMs, untilMs) (the daily light integral). */

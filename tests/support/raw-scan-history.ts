@@ -4,15 +4,15 @@
 import type Database from 'better-sqlite3';
 import type { SensorType } from '../../server/contract/reading.ts';
 import type { AggregateQuery, AggregateRow, FieldAggregate, HistoryAggregator } from '../../server/history/history-queries.ts';
-import { FIELD_COLUMNS, HOUR_MS, type FieldColumn } from '../../server/history/rollup-levels.ts';
+import { FIELD_COLUMNS, type FieldColumn } from '../../server/history/rollup-levels.ts';
 
 export class RawScanHistory implements HistoryAggregator {
   constructor(private readonly sqlite: Database.Database) {}
 
   aggregate(query: AggregateQuery): AggregateRow[] {
     const { grouping } = query;
-    const bucketMs = grouping.by === 'bucket' ? grouping.bucketMs : grouping.by === 'epochHour' ? HOUR_MS : null;
-    const bySensor = grouping.by !== 'epochHour';
+    const bucketMs = grouping.by === 'sensor' ? null : grouping.bucketMs;
+    const bySensor = grouping.by !== 'time';
     const rows = this.sqlite
       .prepare(
         `SELECT sensor_type, taken_at, ${FIELD_COLUMNS.join(', ')} FROM readings

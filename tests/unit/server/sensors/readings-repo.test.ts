@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDatabase } from '../../../../server/db/open.ts';
 import { HISTORY_BUCKET_MS, ReadingsRepo, type NewReading } from '../../../../server/sensors/readings-repo.ts';
 import { sensorStatus } from '../../../../server/sensors/status.ts';
+import { inTimeZone } from '../../../support/time-zone.ts';
 
 const G = 'greenhouse-001';
 const HOUR = 3_600_000;
@@ -113,6 +114,24 @@ describe('ReadingsRepo', () => {
     expect(stats.map((s) => s._id)).toEqual(['DHT11', 'LDR', 'SOIL_MOISTURE']);
     expect(stats[0]).toMatchObject({ _id: 'DHT11', count: 2, avgTemperature: 20.58, avgHumidity: 52.5, avgLightIntensity: null });
     expect(repo.stats(G, 1, now)).toEqual([]);
+  });
+});
+
+describe('hourly analytics where the local hours do not start on UTC hours', () => {
+  inTimeZone('Asia/Kolkata'); // +5:30 all year
+
+  it('puts 20:40 and 21:10 local time in hours 20 and 21 (one UTC hour, 15:00-16:00, holds both)', () => {
+    const at = (hour: number, minute: number) => new Date(2026, 10, 22, hour, minute).getTime();
+    const now = at(23, 59);
+    repo.insertTick(G, [{ sensorType: 'DHT11', takenAtMs: at(20, 40), temperatureC: 20, humidityPct: 50 }]);
+    repo.insertTick(G, [{ sensorType: 'DHT11', takenAtMs: at(21, 10), temperatureC: 24, humidityPct: 60 }]);
+    for (const hours of [24, 720]) {
+      const hourly = repo.hourly(G, hours, now);
+      expect(hourly[20], `${hours} h`).toMatchObject({ hour: 20, count: 1, avgTemperature: 20 });
+      expect(hourly[21], `${hours} h`).toMatchObject({ hour: 21, count: 1, avgTemperature: 24 });
+    }
+    // A year is read from the hourly rollups only: each UTC hour falls in the local hour it starts in.
+    expect(repo.hourly(G, 8760, now)[20]).toMatchObject({ count: 2, avgTemperature: 22 });
   });
 });
 

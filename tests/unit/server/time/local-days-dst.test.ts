@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { localDayStartMs, waterByDay, type PumpSwitch } from '../../../../server/devices/irrigation/water-days.ts';
-import { addEpochHourRows, emptyHourOfDaySums } from '../../../../server/sensors/hour-of-day.ts';
+import { addTimeBucketRows, emptyHourOfDaySums } from '../../../../server/sensors/hour-of-day.ts';
 import { dailyLightIntegral, LIGHT_BUCKET_MS, windowStartMs } from '../../../../server/sensors/light-integral.ts';
 import { FIELD_COLUMNS } from '../../../../server/history/rollup-levels.ts';
 import type { AggregateRow } from '../../../../server/history/history-queries.ts';
@@ -92,7 +92,7 @@ for (const { zone, short, long } of DAYS) {
         const fields = Object.fromEntries(FIELD_COLUMNS.map((c) => [c, { n: 1, sum: 20, min: 20, max: 20 }])) as AggregateRow['fields'];
         // One row per epoch hour starting in the day (the rollup's grouping).
         const rows: AggregateRow[] = [...instants(Math.ceil(start / HOUR) * HOUR, end, HOUR)].map((atMs) => ({ atMs, n: 1, fields }));
-        const sums = addEpochHourRows(emptyHourOfDaySums(), rows);
+        const sums = addTimeBucketRows(emptyHourOfDaySums(), rows);
         expect(sums.reduce((n, h) => n + h.n, 0)).toBe(rows.length);
         const counts = sums.map((h) => h.n);
         if (!halfHour) {
