@@ -15,6 +15,8 @@ import { reasonLine, whoWords } from '../../../web/src/screens/devices/control-w
 import { blockedControl, lockSentence } from '../../../web/src/screens/devices/lock-words.ts';
 import { sensorHealth, staleAfterMs } from '../../../web/src/sensors/sensor-health.ts';
 import { fromUnit } from '../../../web/src/units.ts';
+import { windowAt } from '../../../server/devices/rules/schedule.ts';
+import { inTimeZone } from '../../support/time-zone.ts';
 
 const DEADBAND = { temperatureC: 0.5, humidityPct: 3, soilMoisturePct: 3, lightLux: 50 };
 const AMSTERDAM = { latitude: 52.37, longitude: 4.9 };
@@ -62,6 +64,17 @@ describe('schedule editor', () => {
     expect(todayWindow({ from: 'sunrise', to: '20:00' }, null, local(9))).toEqual({ text: "Today's times unknown: the greenhouse location is not set (Settings, System)", ok: false });
     // Midsummer far north: the sun does not set.
     expect(todayWindow({ from: '06:00', to: 'sunset' }, { latitude: 78, longitude: 15 }, local(9)).ok).toBe(false);
+  });
+});
+
+describe("today's times on the night the clocks go forward", () => {
+  inTimeZone('Europe/Amsterdam');
+
+  it('shows the times the gateway uses: 02:30 is the jump to 03:00 summer time', () => {
+    const day = new Date(2026, 2, 29, 9).getTime();
+    expect(todayWindow({ from: '02:30', to: '03:15' }, null, day)).toEqual({ text: 'today 03:00-03:15', ok: true });
+    const gateway = windowAt({ from: '02:30', to: '03:15' }, day, null);
+    expect(gateway).toMatchObject({ fromMs: resolveEnd('02:30', day, null), toMs: resolveEnd('03:15', day, null) });
   });
 });
 

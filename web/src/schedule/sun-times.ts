@@ -4,6 +4,7 @@
 import { getTimes } from 'suncalc';
 import type { Schedule } from '../../../server/contract/device.ts';
 import { formatClock } from '../format.ts';
+import { localClockMs } from '../../../common/local-clock.ts';
 
 export interface Site {
   latitude: number;
@@ -17,7 +18,8 @@ const SUN = /^(sunrise|sunset)([+-]\d{1,3})?$/;
 export function resolveEnd(spec: string, dayMs: number, site: Site | null): number | string {
   const day = new Date(dayMs);
   const clock = CLOCK.exec(spec);
-  if (clock) return new Date(day.getFullYear(), day.getMonth(), day.getDate(), Number(clock[1]), Number(clock[2])).getTime();
+  // A time the clock skips or repeats today as the gateway takes it (common/local-clock.ts).
+  if (clock) return localClockMs(day, Number(clock[1]), Number(clock[2]));
   const sun = SUN.exec(spec);
   if (!sun) return `'${spec}' is not a time`;
   if (!site) return 'the greenhouse location is not set (Settings, System)';
