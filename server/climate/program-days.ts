@@ -11,7 +11,7 @@ export interface PlacedPeriod {
   photoperiodHours: number | null;
 }
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 /*
  * Local dates through the Date setters, not `new Date(y, m, d)`: the constructor reads a year under 100

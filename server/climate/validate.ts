@@ -1,10 +1,8 @@
 import type { ClimatePeriod, ClimateProgram } from '../contract/climate.ts';
 import { invalid } from '../domain/errors.ts';
 import { resolveTime, type Site } from '../devices/rules/schedule.ts';
-import { localDate, shiftDays } from './program-days.ts';
+import { DAY_MS, localDate, shiftDays } from './program-days.ts';
 import { localDateText } from '../time/local-date.ts';
-
-const DAY_MS = 86_400_000;
 
 /**
  * The checks a program passes before it is stored (400 naming the field; nothing is stored otherwise).

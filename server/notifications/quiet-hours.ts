@@ -1,5 +1,5 @@
 import type { QuietHours } from '../contract/notification.ts';
-import { localClockMs } from '../time/local-date.ts';
+import { localClockMs } from '../../common/local-clock.ts';
 
 const clockOf = (hhmm: string): [number, number] => [Number(hhmm.slice(0, 2)), Number(hhmm.slice(3, 5))];
 

@@ -1,6 +1,6 @@
 import type { HourlyBucket } from '../contract/reading.ts';
 import { meanOf, type AggregateRow } from '../history/history-queries.ts';
-import { DAY_MS, HOUR_MS, MINUTE_MS, ROLLUP_KEEP_DAYS } from '../history/rollup-levels.ts';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../history/rollup-levels.ts';
 
 /** The columns the hourly view averages, in HourlyBucket's order. */
 const HOURLY_COLUMNS = ['temperature_c', 'humidity_pct', 'light_lux', 'soil_moisture_pct'] as const;
@@ -34,21 +34,24 @@ export function addTimeBucketRows(sums: HourOfDaySums, rows: AggregateRow[]): Ho
 }
 
 const QUARTER_HOUR_MS = 15 * MINUTE_MS;
-/** How far back the quarter-hour buckets reach: the 5-minute rollups' keep (the hourly level divides no quarter). */
-const QUARTER_HOURS_KEPT_MS = ROLLUP_KEEP_DAYS[5 * MINUTE_MS]! * DAY_MS;
+/**
+ * The longest range summed in quarter hours: a week, read from the 5-minute rollups like Last Week's
+ * charts. A month of them is 4,320 buckets per zone, a zone's turn about 25 ms of the event loop at full
+ * speed and so some 200 ms on a Pi core (docs/performance.md, "What a preview's rows cost").
+ */
+const QUARTER_HOURS_MAX_MS = 7 * DAY_MS;
 
 /**
  * The time buckets the hourly view groups [fromMs, untilMs) by. Where the local hours start on UTC
  * hours, the hourly rollups. Where they do not (India +5:30, Nepal +5:45, Newfoundland -3:30, South
  * Australia +9:30, Lord Howe's +10:30), an hourly rollup bucket spans two local hours, so quarter
- * hours, which every such offset is a whole number of: read from the 1- and 5-minute rollups, which
- * reach back 35 days. Beyond that only hourly buckets are kept, and a longer range (Last Year) puts
- * each in the local hour it starts in.
+ * hours, which every such offset is a whole number of, for up to a week. A longer range (30 days, Last
+ * Year) reads the hourly rollups and puts each in the local hour it starts in.
  */
 export function hourBucketMs(fromMs: number, untilMs: number): number {
   const whole = (ms: number) => new Date(ms).getTimezoneOffset() % 60 === 0;
   if (whole(fromMs) && whole(untilMs)) return HOUR_MS;
-  return untilMs - fromMs <= QUARTER_HOURS_KEPT_MS ? QUARTER_HOUR_MS : HOUR_MS;
+  return untilMs - fromMs <= QUARTER_HOURS_MAX_MS ? QUARTER_HOUR_MS : HOUR_MS;
 }
 
 /** Several reads' sums, added. */

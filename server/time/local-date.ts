@@ -3,5 +3,3 @@ export function localDateText(ms: number | Date): string {
   const d = new Date(ms);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
-
-export { localClockMs } from '../../common/local-clock.ts';

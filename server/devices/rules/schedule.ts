@@ -1,6 +1,6 @@
 import { getTimes } from 'suncalc';
 import type { Schedule } from '../../contract/device.ts';
-import { localClockMs } from '../../time/local-date.ts';
+import { localClockMs } from '../../../common/local-clock.ts';
 
 /** Where the greenhouse stands (config `site`), for sunrise/sunset schedules. */
 export interface Site {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeWindow, windowAt } from '../../../server/devices/rules/schedule.ts';
-import { localClockMs } from '../../../server/time/local-date.ts';
+import { localClockMs } from '../../../common/local-clock.ts';
 import { inTimeZone, instants, wall } from '../../support/time-zone.ts';
 
 /*
