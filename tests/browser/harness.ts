@@ -109,6 +109,8 @@ export interface PageOptions {
    * the browser's own process that took about an eighth of the browser tests' CPU.
    */
   serviceWorker?: boolean;
+  /** The browser's time zone (IANA name), as a phone in that zone has it; the machine's when absent. */
+  timezoneId?: string;
 }
 
 /** A fresh context (empty localStorage) and page, phone-sized when asked. */
@@ -118,6 +120,7 @@ export async function newPage(browser: Browser, baseURL: string, options: PageOp
     viewport: options.viewport ?? (options.phone ? { width: 390, height: 844 } : { width: 1280, height: 800 }),
     hasTouch: options.phone ?? false,
     serviceWorkers: options.serviceWorker ? 'allow' : 'block',
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
   });
   // Fail a step within 15 s with the locator named, rather than hitting the 30 s test timeout. (A
   // shared two-core machine running two browser files at once once took over 10 s to reload a page.)

@@ -237,4 +237,24 @@ describe('overnight control in the dashboard', () => {
     const heater = await device('heater-1');
     expect(heater).toMatchObject({ sensorLossAction: 'duty', sensorLossDutyPct: 25, automationRules: { temperatureLow: 18, offAt: { temperatureLow: 20 } } });
   });
+
+  it("on the night the clocks go forward, today's times are the ones the gateway runs: 02:30-03:15 shows 03:00-03:15", async () => {
+    // A phone in Amsterdam on 29 March 2026, when 02:00-03:00 does not happen (docs/decisions.md, "Clock changes").
+    const page = await session.newPage({ timezoneId: 'Europe/Amsterdam' });
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.clock.setFixedTime(new Date('2026-03-29T07:00:00Z'));
+    await signInViaUi(page, admin);
+    await page.goto('/dashboard/devices');
+    await page.getByTestId('device-light-1').getByRole('button', { name: 'Automation Settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Automation Settings' });
+    await dialog.getByLabel('Auto Mode').check();
+    await dialog.getByLabel('Only within a schedule').check();
+    await dialog.getByLabel('Starts').selectOption('clock');
+    await dialog.getByLabel('Start time').fill('02:30');
+    await dialog.getByLabel('Ends').selectOption('clock');
+    await dialog.getByLabel('End time').fill('03:15');
+    // The Date constructor's 03:30 would make it "03:30-03:15 (ends the next morning)".
+    await dialog.getByTestId('schedule-today').getByText('today 03:00-03:15 (the clock changes today)', { exact: true }).waitFor();
+    await shoot(page, 'schedule-editor-clock-change-1366');
+  });
 });

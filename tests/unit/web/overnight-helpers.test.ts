@@ -72,7 +72,7 @@ describe("today's times on the night the clocks go forward", () => {
 
   it('shows the times the gateway uses: 02:30 is the jump to 03:00 summer time', () => {
     const day = new Date(2026, 2, 29, 9).getTime();
-    expect(todayWindow({ from: '02:30', to: '03:15' }, null, day)).toEqual({ text: 'today 03:00-03:15', ok: true });
+    expect(todayWindow({ from: '02:30', to: '03:15' }, null, day)).toEqual({ text: 'today 03:00-03:15 (the clock changes today)', ok: true });
     const gateway = windowAt({ from: '02:30', to: '03:15' }, day, null);
     expect(gateway).toMatchObject({ fromMs: resolveEnd('02:30', day, null), toMs: resolveEnd('03:15', day, null) });
   });

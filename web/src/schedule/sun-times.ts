@@ -36,5 +36,12 @@ export function todayWindow(schedule: Schedule, site: Site | null, nowMs: number
   if (typeof from === 'string') return { text: `Today's times unknown: ${from}`, ok: false };
   if (typeof to === 'string') return { text: `Today's times unknown: ${to}`, ok: false };
   const crossesMidnight = to <= from;
-  return { text: `today ${formatClock(from)}-${formatClock(to)}${crossesMidnight ? ' (ends the next morning)' : ''}`, ok: true };
+  // A clock time the clock skips today (02:30 on the night it jumps to 03:00) is not the one typed.
+  const moved = [schedule.from, schedule.to].some((spec, i) => {
+    const clock = CLOCK.exec(spec);
+    const at = new Date(i === 0 ? from : to);
+    return clock !== null && (at.getHours() !== Number(clock[1]) || at.getMinutes() !== Number(clock[2]));
+  });
+  const notes = [crossesMidnight ? 'ends the next morning' : null, moved ? 'the clock changes today' : null].filter((n) => n !== null);
+  return { text: `today ${formatClock(from)}-${formatClock(to)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`, ok: true };
 }
