@@ -39,7 +39,10 @@ export const KNOWN_ALERT_TYPES = [
   'IRRIGATION_NO_EFFECT',
   /** A pump's soil probe is lost and it waters on its fallback timer. */
   'IRRIGATION_FALLBACK',
+  /** Every delivery attempt to an alert channel has failed for minutes: alerts are not reaching it (server/notifications/README.md). */
+  'CHANNEL_FAILING',
 ] as const;
+export type KnownAlertType = (typeof KNOWN_ALERT_TYPES)[number];
 
 export const Alert = Type.Object({
   _id: Type.String(),

@@ -3,6 +3,7 @@ import type { ControlLog, Device } from '../contract/device.ts';
 import type { Reading, SensorSnapshot, SensorType } from '../contract/reading.ts';
 import type { Settings } from '../contract/settings.ts';
 import type { SensorKind } from '../../common/catalogue.ts';
+import type { ChannelHealthChange } from '../notifications/channel-health.ts';
 
 /** Safety interlocks that override rules and people (docs/decisions.md, Hardware, sampling and control). */
 export type SafetyKind = 'PUMP_MAX_RUNTIME' | 'HEATER_MAX_RUNTIME' | 'DRY_RUN_LOCKOUT' | 'INTERLOCK' | 'SENSOR_LOSS' | 'HEATER_CUTOFF' | 'IRRIGATION_NO_EFFECT' | 'IRRIGATION_FALLBACK';
@@ -51,6 +52,8 @@ export interface GatewayEvents {
   safetyEvent: { greenhouseId: string; kind: SafetyKind; deviceId: string; active: boolean; message: string; at: string };
   /** A scheduled backup was written (written=true) or skipped because its target was unusable (reason). */
   backupOutcome: { written: true; dir: string; path: string } | { written: false; dir: string; reason: string };
+  /** An alert channel started failing (every attempt for some minutes), or delivers again, or was deleted. */
+  channelHealthChanged: ChannelHealthChange;
   alertRaised: { alert: Alert };
   alertResolved: { alert: Alert };
   /** A person acknowledged an active alert (first time only): escalation stops, banners go. */

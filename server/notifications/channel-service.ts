@@ -1,6 +1,7 @@
 import type { Severity } from '../contract/alert.ts';
 import type { ChannelKind, ChannelTestResult, Delivery, NotificationChannel, QuietHours } from '../contract/notification.ts';
 import { conflict, invalid, notFound } from '../domain/errors.ts';
+import type { ChannelHealth } from './channel-health.ts';
 import { ChannelsRepo, toStored, toWire, type StoredChannel } from './channels-repo.ts';
 import type { SenderRegistry } from './kinds/index.ts';
 import { testMessage } from './message.ts';
@@ -26,6 +27,8 @@ export interface ChannelServiceDeps {
   senders: SenderRegistry;
   greenhouseId: string;
   publicUrl: () => string;
+  /** Told of edits and deletions: a channel's failures end with it (./channel-health.ts). */
+  health?: Pick<ChannelHealth, 'edited' | 'deleted'>;
 }
 
 /** The admin's channels: checked at the boundary (400 naming the field), stored, tested. */
@@ -54,11 +57,14 @@ export class ChannelService {
       ...(changes.quietHours !== undefined ? { quietHours: changes.quietHours } : {}),
       ...(changes.secret !== undefined ? { secret: changes.secret } : {}),
     };
-    return toWire(this.deps.channels.update(this.#checked(next)));
+    const updated = toWire(this.deps.channels.update(this.#checked(next)));
+    this.deps.health?.edited(channelId);
+    return updated;
   }
 
   delete(channelId: string): void {
     if (!this.deps.channels.delete(channelId)) throw notFound(`Channel ${channelId} not found`);
+    this.deps.health?.deleted(channelId);
   }
 
   /** Queues a test message (quiet hours and minimum severity do not apply) and answers its first attempt. */

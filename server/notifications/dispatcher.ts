@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { Clock, TimerHandle } from '../../common/clock.ts';
-import type { Alert, Severity } from '../contract/alert.ts';
+import type { Alert, KnownAlertType, Severity } from '../contract/alert.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
+import type { ChannelHealth } from './channel-health.ts';
 import { ChannelsRepo, toStored } from './channels-repo.ts';
 import { alertMessage } from './message.ts';
 import type { OutboxRepo } from './outbox-repo.ts';
@@ -11,6 +12,7 @@ import { inQuietHours } from './quiet-hours.ts';
 
 const RANK: Record<Severity, number> = { LOW: 0, MEDIUM: 1, HIGH: 2, CRITICAL: 3 };
 const OWNER = 'notifications';
+const CHANNEL_FAILING = 'CHANNEL_FAILING' satisfies KnownAlertType;
 /** How often unacknowledged CRITICAL alerts are looked for; escalation is at most this late. */
 export const ESCALATION_CHECK_MS = 60_000;
 /**
@@ -36,6 +38,8 @@ export interface DispatcherDeps {
   clock: Clock;
   logger: Logger;
   publicUrl: () => string;
+  /** Which channels are failing: news of a failing channel goes only to the others (./channel-health.ts). */
+  health?: Pick<ChannelHealth, 'isFailing'>;
 }
 
 /**
@@ -70,8 +74,11 @@ export class NotificationDispatcher {
       const channel = toStored(row);
       if (RANK[alert.severity] < RANK[channel.minSeverity]) continue;
       if (inQuietHours(channel.quietHours, nowMs)) continue;
+      if (alert.alertType === CHANNEL_FAILING && this.deps.health?.isFailing(channel.channelId)) continue;
       if (this.deps.outbox.alreadyQueued(Number(alert._id), channel.channelId, alert.severity)) continue;
-      const cause = `${channel.channelId}|${alert.alertType}|${alert.deviceId ?? ''}`;
+      // A failing channel has no device: the news of each one is its own.
+      const subject = alert.alertType === CHANNEL_FAILING ? alert._id : (alert.deviceId ?? '');
+      const cause = `${channel.channelId}|${alert.alertType}|${subject}`;
       const last = this.#lastSent.get(cause);
       if (last && nowMs - last.atMs < REPEAT_WINDOW_MS && RANK[alert.severity] <= last.rank) continue;
       this.#lastSent.set(cause, { atMs: nowMs, rank: RANK[alert.severity] });

@@ -2,6 +2,7 @@ import type { MailSender } from '../alerts/mail-sender.ts';
 import type { AppContext } from '../context.ts';
 import { featureLogger } from '../context.ts';
 import type { Feature } from '../features.ts';
+import { ChannelHealth } from './channel-health.ts';
 import { ChannelService } from './channel-service.ts';
 import { ChannelsRepo } from './channels-repo.ts';
 import { NotificationDispatcher, type EscalationSource } from './dispatcher.ts';
@@ -36,11 +37,12 @@ export function createNotificationsFeature(ctx: AppContext, uses: NotificationsU
   const channelsRepo = new ChannelsRepo({ db, clock });
   const outbox = new OutboxRepo({ db, clock });
   const senders = createSenders({ mail: uses.mail, telegramApiUrl: config.notifications.telegramApiUrl, extra: uses.extraSenders });
-  const worker = new OutboxWorker({ outbox, channels: channelsRepo, senders, clock, logger, timing: uses.timing });
+  const health = new ChannelHealth((change) => bus.emit('channelHealthChanged', change));
+  const worker = new OutboxWorker({ outbox, channels: channelsRepo, senders, clock, logger, timing: uses.timing, onAttempt: (attempt) => health.record(attempt) });
   const publicUrl = () => publicUrlOf(config);
-  const dispatcher = new NotificationDispatcher({ bus, channels: channelsRepo, outbox, worker, alerts: uses.alerts, settings, clock, logger, publicUrl });
+  const dispatcher = new NotificationDispatcher({ bus, channels: channelsRepo, outbox, worker, alerts: uses.alerts, settings, clock, logger, publicUrl, health });
   const retention = new OutboxRetention({ outbox, settings, clock, logger });
-  const channels = new ChannelService({ channels: channelsRepo, outbox, worker, senders, greenhouseId: config.greenhouseId, publicUrl });
+  const channels = new ChannelService({ channels: channelsRepo, outbox, worker, senders, greenhouseId: config.greenhouseId, publicUrl, health });
   return {
     name: 'notifications',
     channels,

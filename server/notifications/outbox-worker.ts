@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock, TimerHandle } from '../../common/clock.ts';
 import type { ChannelsRepo } from './channels-repo.ts';
 import { toStored } from './channels-repo.ts';
+import type { ChannelAttempt } from './channel-health.ts';
 import type { SenderRegistry } from './kinds/index.ts';
 import type { NotificationMessage } from './message.ts';
 import type { OutboxRepo, OutboxRow } from './outbox-repo.ts';
@@ -33,6 +34,8 @@ export interface OutboxWorkerDeps {
   clock: Clock;
   logger: Logger;
   timing?: Partial<OutboxTiming>;
+  /** Told of every attempt once it is recorded (the channels' health, ./channel-health.ts). */
+  onAttempt?: (attempt: ChannelAttempt) => void;
 }
 
 /**
@@ -141,6 +144,9 @@ export class OutboxWorker {
       this.deps.logger.error({ err, deliveryId: row.id }, 'could not record a delivery attempt');
       return;
     }
+    // A deleted channel's deliveries fail until they give up: that is not a channel failing.
+    const channelRow = this.deps.onAttempt ? this.deps.channels.find(row.channelId) : undefined;
+    if (channelRow) this.deps.onAttempt?.({ channelId: row.channelId, kind: toStored(channelRow).kind, reason: row.reason, ok: outcome.ok, detail: outcome.detail, atMs: this.deps.clock.now() });
     if (!outcome.ok) {
       const level = nextAttemptAtMs === null ? 'error' : 'warn';
       this.deps.logger[level]({ deliveryId: row.id, channelId: row.channelId, attempts, reason: outcome.detail }, nextAttemptAtMs === null ? 'notification failed for good' : 'notification failed; will retry');

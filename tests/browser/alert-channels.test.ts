@@ -111,12 +111,15 @@ describe('alert channels, delivery log and the critical banner', () => {
     const overlap = toastBox!.x < buttonBox!.x + buttonBox!.width && buttonBox!.x < toastBox!.x + toastBox!.width
       && toastBox!.y < buttonBox!.y + buttonBox!.height && buttonBox!.y < toastBox!.y + toastBox!.height;
     expect(overlap).toBe(false);
+    // The channel's own row says its last attempt failed, and why, without opening the delivery log.
+    await page.getByTestId('channel-health-phone').getByText(/^Last attempt failed \(.+\): HTTP 500/).waitFor();
     await page.screenshot({ path: join(SCREENS, 'toast-clear-of-control-390.png') });
 
     phone.set('ok');
     await button.click();
     await toasts(page).filter({ hasText: 'Test sent to phone' }).waitFor();
     await failed.waitFor({ state: 'detached' });
+    await page.getByTestId('channel-health-phone').getByText(/^Last delivered /).waitFor();
   });
 
   it('a CRITICAL stays as a banner on the phone until acknowledged; the delivery log shows its deliveries', async () => {

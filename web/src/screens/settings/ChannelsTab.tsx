@@ -3,15 +3,18 @@
 import { useState } from 'react';
 import type { NotificationChannel } from '../../../../server/contract/notification.ts';
 import { errorMessage } from '../../api/client.ts';
-import { useChannelActions, useChannels } from '../../api/notifications.ts';
+import { useChannelActions, useChannels, useDeliveryLog } from '../../api/notifications.ts';
 import { useConfirm } from '../../components/confirm/ConfirmProvider.tsx';
 import { toast } from '../../components/toast/index.ts';
+import { formatTimestamp } from '../../format.ts';
 import { ChannelEditor } from './channels/ChannelEditor.tsx';
+import { channelStatus, type ChannelStatus } from './channels/channel-status.ts';
 import { EMPTY_FORM, formOf, KIND_TEXT } from './channels/channel-form.ts';
 import { DeliveryLog } from './channels/DeliveryLog.tsx';
 
 export function ChannelsTab() {
   const channels = useChannels();
+  const log = useDeliveryLog();
   const actions = useChannelActions();
   const confirm = useConfirm();
   const [editing, setEditing] = useState<NotificationChannel | 'new' | null>(null);
@@ -70,6 +73,7 @@ export function ChannelsTab() {
                 <button type="button" className="btn btn-secondary" onClick={() => setEditing(c)}>Edit</button>
                 <button type="button" className="btn btn-danger" onClick={() => void remove(c.channelId)}>Delete</button>
               </span>
+              <DeliveryHealth status={channelStatus(log.data ?? [], c.channelId)} channelId={c.channelId} />
               {results[c.channelId] && (
                 <span className={results[c.channelId]!.ok ? 'channel-result-ok' : 'settings-error'} data-testid={`test-result-${c.channelId}`}>
                   {results[c.channelId]!.text}
@@ -94,5 +98,19 @@ export function ChannelsTab() {
       </section>
       <DeliveryLog />
     </div>
+  );
+}
+
+/** The channel's newest attempt: a channel that fails says so on its own row. */
+function DeliveryHealth({ status, channelId }: { status: ChannelStatus; channelId: string }) {
+  if (status.state === 'unused') return null;
+  if (status.state === 'delivering') {
+    return <span className="channel-result-ok" data-testid={`channel-health-${channelId}`}>Last delivered {formatTimestamp(status.lastAt)}</span>;
+  }
+  const waiting = status.retrying > 0 ? ` · ${status.retrying} waiting to be sent again` : '';
+  return (
+    <span className="settings-error" data-testid={`channel-health-${channelId}`}>
+      Last attempt failed ({formatTimestamp(status.lastAt)}){status.detail ? `: ${status.detail}` : ''}{waiting}
+    </span>
   );
 }
