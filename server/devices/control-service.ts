@@ -88,23 +88,63 @@ export class ControlService {
     const verb = openPct !== undefined && openPct < 100 ? `opened to ${openPct} %` : verbFor(device.deviceType, on);
     const what = changed ? `${device.deviceName} ${verb}` : `${device.deviceName} is already ${newStatus}`;
     const message = unbound ? `${what} (not connected to hardware)` : what;
-    const { device: written, controlLog } = repo.recordStateChange({
-      deviceId: device.deviceId,
-      action: request.action,
-      previousStatus: device.status,
-      newStatus,
-      source: request.source,
-      actor: request.actor,
-      reason: request.reason ?? message,
-      atMs: this.deps.clock.now(),
-      ...(openPct !== undefined ? { openPct } : {}),
-    });
+    let recorded: { device: Device; controlLog: ControlLog };
+    try {
+      recorded = repo.recordStateChange({
+        deviceId: device.deviceId,
+        action: request.action,
+        previousStatus: device.status,
+        newStatus,
+        source: request.source,
+        actor: request.actor,
+        reason: request.reason ?? message,
+        atMs: this.deps.clock.now(),
+        ...(openPct !== undefined ? { openPct } : {}),
+      });
+    } catch (err) {
+      throw await this.#unrecorded(device, on, request, err);
+    }
+    const { device: written, controlLog } = recorded;
     this.deps.safety.recordSwitch(written, request.source);
     // Read again: its locks (minimum off time, run budget, switch rate) depend on the switch just made.
     const updated = repo.find(device.deviceId) ?? written;
     bus.emit('deviceChanged', { greenhouseId: repo.greenhouseId, device: updated, action: request.action, controlLog });
     return { device: updated, controlLog, message };
   }
+
+  /**
+   * The output moved but its switch could not be written (a full SD card, a file system gone read-only:
+   * docs/storage.md, "When the storage refuses a write"). A switch on is undone: a pump or a heater
+   * running without the gateway knowing would be watched by no run limit or cut-off. A switch off
+   * stands, and every reader is told the output's state from memory until the device's next switch is
+   * written. If the undo fails too, the device is known as on, so the limits still watch it. Answers the
+   * error to throw (503, saying which it was).
+   */
+  async #unrecorded(device: Device, on: boolean, request: ControlRequest, err: unknown): Promise<Error> {
+    const { repo, bus, clock } = this.deps;
+    const why = err instanceof Error ? err.message : String(err);
+    const switchedOn = on && !isOnStatus(device.status);
+    let physicallyOn = on;
+    if (switchedOn) {
+      try {
+        await this.#drive(device, false);
+        physicallyOn = false;
+      } catch {
+        // Still on: held as on below.
+      }
+    }
+    const status = statusFor(device.deviceType, physicallyOn);
+    if (status !== device.status) {
+      repo.holdUnrecorded(device.deviceId, status, clock.now());
+      const held = repo.find(device.deviceId)!;
+      this.deps.safety.recordSwitch(held, request.source);
+      bus.emit('deviceChanged', { greenhouseId: repo.greenhouseId, device: held, action: request.action, controlLog: null });
+    }
+    if (switchedOn && physicallyOn) return unavailable(`${device.deviceName} is on and could not be switched back off after its switch could not be recorded (${why}): it is watched as on`);
+    if (switchedOn) return unavailable(`${device.deviceName} was not switched on: the switch could not be recorded (${why})`);
+    return unavailable(`${device.deviceName} is ${status.toLowerCase()}, but the switch could not be recorded: ${why}`);
+  }
+
 
   /**
    * Drives the bound output; answers true when the device is not connected to hardware. An output

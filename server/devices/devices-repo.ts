@@ -83,6 +83,12 @@ export class DevicesRepo {
    */
   readonly #plainDevices: () => readonly Device[];
   readonly #newestLog: (deviceId: string) => ControlLog | null;
+  /**
+   * States the hardware is in but the database could not take (a full SD card, a file system gone
+   * read-only): ControlService keeps an output off that way. Every reader sees them until the device's
+   * next state change is written; the gateway starts with every output off, so none outlives the process.
+   */
+  readonly #unrecorded = new Map<string, { status: DeviceStatus; atMs: number }>();
 
   constructor(private readonly deps: DevicesRepoDeps) {
     this.greenhouseId = deps.greenhouseId;
@@ -119,7 +125,8 @@ export class DevicesRepo {
 
   /** The rows without stateReason and locks (what safety and the lock computation read). */
   listPlain(): Device[] {
-    return [...this.#plainDevices()];
+    const rows = this.#plainDevices();
+    return this.#unrecorded.size === 0 ? [...rows] : rows.map((device) => this.#asDriven(device));
   }
 
   /** Devices of this greenhouse (one COUNT, for the registry's cap). */
@@ -134,7 +141,20 @@ export class DevicesRepo {
 
   /** One device's row without stateReason and locks: for readers that need its settings only. */
   findPlain(deviceId: string): Device | null {
-    return this.#plainDevices().find((device) => device.deviceId === deviceId) ?? null;
+    const device = this.#plainDevices().find((d) => d.deviceId === deviceId);
+    return device ? this.#asDriven(device) : null;
+  }
+
+  /** The hardware's state of a device whose switch could not be written (see #unrecorded). */
+  holdUnrecorded(deviceId: string, status: DeviceStatus, atMs: number): void {
+    this.#unrecorded.set(deviceId, { status, atMs });
+  }
+
+  #asDriven(device: Device): Device {
+    const held = this.#unrecorded.get(device.deviceId);
+    if (!held) return device;
+    const opening = device.deviceType === 'SERVO' ? { openPct: held.status === 'OPEN' ? (device.openPct ?? 100) : 0 } : {};
+    return deepFreeze({ ...device, status: held.status, updatedAt: new Date(held.atMs).toISOString(), ...opening });
   }
 
   #explained(device: Device, all?: readonly Device[]): Device {
@@ -205,6 +225,7 @@ export class DevicesRepo {
 
   remove(deviceId: string): void {
     this.deps.db.delete(devices).where(eq(devices.deviceId, deviceId)).run();
+    this.#unrecorded.delete(deviceId);
   }
 
   /** Writes the new status and its control-log row in one transaction (a power cut keeps both or neither). */
@@ -240,6 +261,7 @@ export class DevicesRepo {
         .returning()
         .get();
     });
+    this.#unrecorded.delete(change.deviceId);
     return { device: this.find(change.deviceId)!, controlLog: toControlLog(logRow) };
   }
 

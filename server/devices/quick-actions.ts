@@ -1,5 +1,6 @@
 import type { Clock } from '../../common/clock.ts';
 import type { SensorSnapshot } from '../contract/reading.ts';
+import { unavailable } from '../domain/errors.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import { isOnStatus } from './actions.ts';
 import type { ControlService } from './control-service.ts';
@@ -26,16 +27,28 @@ export class QuickActions {
    * its rules would switch it back on at the next tick (a fan was back on within 45 s).
    */
   async turnOffAll(actor: string): Promise<{ devicesTurnedOff: number; autoModeDisabled: number }> {
+    // The emergency button: one device that cannot be written (a full SD card) or driven stops no other.
+    const problems: string[] = [];
     let autoModeDisabled = 0;
     for (const device of this.deps.repo.list().filter((d) => d.autoMode)) {
-      this.deps.registry.setAutomation(device.deviceId, { autoMode: false });
-      autoModeDisabled += 1;
+      try {
+        this.deps.registry.setAutomation(device.deviceId, { autoMode: false });
+        autoModeDisabled += 1;
+      } catch (err) {
+        problems.push(`${device.deviceName}: auto mode still on (${(err as Error).message})`);
+      }
     }
     let devicesTurnedOff = 0;
     for (const device of this.deps.repo.list().filter((d) => isOnStatus(d.status))) {
-      await this.deps.control.switchOff(device.deviceId, 'user', actor, 'Turn Off All Devices');
-      devicesTurnedOff += 1;
+      try {
+        await this.deps.control.switchOff(device.deviceId, 'user', actor, 'Turn Off All Devices');
+      } catch (err) {
+        problems.push((err as Error).message);
+      }
+      const now = this.deps.repo.find(device.deviceId);
+      if (now && !isOnStatus(now.status)) devicesTurnedOff += 1;
     }
+    if (problems.length > 0) throw unavailable(`Turn Off All: ${devicesTurnedOff} turned off; ${problems.join('; ')}`);
     return { devicesTurnedOff, autoModeDisabled };
   }
 

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Value from 'typebox/value';
+import { ManualClock } from '../../common/clock.ts';
+import { ConfigSchema } from '../../server/config/schema.ts';
+import { fakeHardware, fakeOutputs, type FakeOutput } from '../support/fake-outputs.ts';
+import { startTestGateway, type TestGateway } from '../support/gateway.ts';
+import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
+
+const defaultOutputs = (Value.Default(ConfigSchema, {}) as { outputs: Parameters<typeof fakeOutputs>[0] }).outputs;
+const GH = 'greenhouse-001';
+const FAN = 'relay-2';
+const LIGHT = 'relay-3';
+
+/**
+ * A storage that refuses writes (a full SD card): the real gateway over HTTP, its real SQLite connection
+ * made to refuse every write, as a full or read-only SD card does. What is
+ * checked is the hardware (fake outputs) against what the gateway says (docs/storage.md, "When the
+ * storage refuses a write").
+ */
+describe('control while the storage refuses every write', () => {
+  let gw: TestGateway;
+  let http: HttpClient;
+  let admin: string;
+  let outputs: Map<string, FakeOutput>;
+  const clock = new ManualClock(Date.parse('2026-06-01T08:00:00Z'));
+  const device = async (deviceId: string) => (await http.get(`/api/devices/${GH}`, admin)).body.data.find((d: any) => d.deviceId === deviceId);
+  const control = (deviceId: string, action: string) => http.post(`/api/devices/${deviceId}/control`, { action }, admin);
+
+  /**
+   * Every write refused, as on a card gone read-only after an error (ext4 remounts read-only) or full:
+   * SQLite's own read-only switch on the gateway's connection, so each write fails in SQLite itself.
+   */
+  function refuseWrites(): void {
+    gw.database.sqlite.pragma('query_only = 1');
+  }
+  function takeWrites(): void {
+    gw.database.sqlite.pragma('query_only = 0');
+  }
+  const REFUSED = 'attempt to write a readonly database';
+
+  beforeAll(async () => {
+    outputs = fakeOutputs(defaultOutputs);
+    gw = await startTestGateway({}, { hardware: fakeHardware(outputs), clock });
+    http = httpClient(gw.url);
+    admin = await registerUser(http, { username: 'boss' });
+  });
+  afterAll(() => gw?.dispose());
+
+  it('a switch off still switches off, says it was not recorded, and every reader sees the device off', async () => {
+    expect((await control('fan-1', 'on')).status).toBe(200);
+    expect(outputs.get(FAN)!.on).toBe(true);
+    refuseWrites();
+
+    const off = await control('fan-1', 'off');
+    expect(off.status).toBe(503);
+    expect(off.body.message).toBe(`Ventilation Fan is off, but the switch could not be recorded: ${REFUSED}`);
+    expect(outputs.get(FAN)!.on).toBe(false);
+    expect((await device('fan-1')).status).toBe('OFF');
+    // Asked again, nothing changes and nothing more is written.
+    expect((await control('fan-1', 'off')).status).toBe(503);
+    expect(outputs.get(FAN)!.on).toBe(false);
+    takeWrites();
+  });
+
+  it('a switch on is undone: nothing runs that the gateway could not record', async () => {
+    refuseWrites();
+    const on = await control('light-1', 'on');
+    expect(on.status).toBe(503);
+    expect(on.body.message).toBe(`LED Grow Light was not switched on: the switch could not be recorded (${REFUSED})`);
+    expect(outputs.get(LIGHT)!.on).toBe(false);
+    expect(outputs.get(LIGHT)!.calls.slice(-2)).toEqual([true, false]);
+    expect((await device('light-1')).status).toBe('OFF');
+    takeWrites();
+  });
+
+  it('if the undo fails too, the device is known as on (the limits watch it)', async () => {
+    refuseWrites();
+    const light = outputs.get(LIGHT)!;
+    const set = light.set.bind(light);
+    // The relay takes the switch on and then stops answering.
+    light.set = async (on: boolean) => {
+      await set(on);
+      light.failWith = new Error('i2c bus timeout');
+    };
+    const on = await control('light-1', 'on');
+    light.set = set;
+    light.failWith = null;
+    expect(on.status).toBe(503);
+    expect(on.body.message).toMatch(/^LED Grow Light is on and could not be switched back off/);
+    expect(light.on).toBe(true);
+    expect((await device('light-1')).status).toBe('ON');
+    // Switching it off works on the hardware and in every reader, recorded or not.
+    expect((await control('light-1', 'off')).status).toBe(503);
+    expect(light.on).toBe(false);
+    expect((await device('light-1')).status).toBe('OFF');
+    takeWrites();
+  });
+
+  it('Turn Off All switches every device off while nothing can be written, and says what was not recorded', async () => {
+    expect((await control('fan-1', 'on')).status).toBe(200);
+    expect((await control('light-1', 'on')).status).toBe(200);
+    refuseWrites();
+    const all = await http.post(`/api/devices/actions/turn-off-all/${GH}`, {}, admin);
+    expect(all.status).toBe(503);
+    expect(all.body.message).toMatch(/^Turn Off All: 2 turned off; /);
+    expect(outputs.get(FAN)!.on).toBe(false);
+    expect(outputs.get(LIGHT)!.on).toBe(false);
+    expect((await device('fan-1')).status).toBe('OFF');
+    expect((await device('light-1')).status).toBe('OFF');
+    takeWrites();
+  });
+
+  it('once the storage takes writes again, switches are recorded as before', async () => {
+    const on = await control('fan-1', 'on');
+    expect(on.status).toBe(200);
+    expect(on.body.data.controlLog).toMatchObject({ previousStatus: 'OFF', newStatus: 'ON' });
+    expect((await control('fan-1', 'off')).status).toBe(200);
+    const log = (await http.get('/api/devices/fan-1/log', admin)).body.data;
+    expect(log[0]).toMatchObject({ newStatus: 'OFF', source: 'user' });
+  });
+});
