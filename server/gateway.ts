@@ -29,6 +29,7 @@ import { EventBus } from './events/bus.ts';
 import { serveFeatures, startFeatures, stopFeatures, type Feature } from './features.ts';
 import { makeGreenhouseResolver } from './http/greenhouse.ts';
 import type { DataLifecycle } from './lifecycle/data-lifecycle.ts';
+import type { Statfs } from './lifecycle/storage-watch.ts';
 import { createLifecycleFeature } from './lifecycle/feature.ts';
 import { createMetricsFeature } from './metrics/feature.ts';
 import { createMqttFeature } from './mqtt/feature.ts';
@@ -65,6 +66,8 @@ export interface GatewayOptions {
   pushOptions?: PushFeatureOptions;
   /** Folder of the built dashboard; default web/dist when it exists. */
   webRoot?: string | null;
+  /** The data disk's free space (tests: a disk nearly full). */
+  statfs?: Statfs;
 }
 
 export interface Gateway extends AppContext {
@@ -122,7 +125,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     options.pushOptions,
   );
   const notifications = createNotificationsFeature(ctx, { mail: alerts.mail, alerts: alerts.service, timing: options.outboxTiming, extraSenders: [push.channelSender] });
-  const lifecycle = createLifecycleFeature(ctx);
+  const lifecycle = createLifecycleFeature(ctx, { statfs: options.statfs });
   const analytics = createAnalyticsFeature(ctx);
   const sensors = createSensorsFeature(ctx);
   const listDevices = () => devices.repo.list();

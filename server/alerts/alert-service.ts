@@ -1,5 +1,6 @@
 import { evaluateBackup } from './backup-alert.ts';
 import { evaluateChannelHealth } from './channel-alert.ts';
+import { evaluateStorage } from './storage-alert.ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.ts';
 import type { Alert, AlertStats, Severity } from '../contract/alert.ts';
@@ -65,6 +66,7 @@ export class AlertService {
       bus.on('sensorInstanceHealthChanged', OWNER, (event) => this.#apply(evaluateInstanceHealth(event, this.deps.repo.activeByCause()))),
       bus.on('safetyEvent', OWNER, (event) => this.#apply(evaluateSafety(event, this.deps.repo.activeByCause()))),
       bus.on('backupOutcome', OWNER, (event) => this.#apply(evaluateBackup(event, this.deps.repo.activeByCause()))),
+      bus.on('storageChecked', OWNER, (event) => this.#apply(evaluateStorage(event, this.deps.repo.activeByCause()))),
       bus.on('channelHealthChanged', OWNER, (event) => this.#apply(evaluateChannelHealth(event, this.deps.repo.activeByCause()))),
     ];
   }

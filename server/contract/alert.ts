@@ -41,6 +41,8 @@ export const KNOWN_ALERT_TYPES = [
   'IRRIGATION_FALLBACK',
   /** Every delivery attempt to an alert channel has failed for minutes: alerts are not reaching it (server/notifications/README.md). */
   'CHANNEL_FAILING',
+  /** The disk the database is on is nearly full: soon nothing can be recorded (docs/storage.md). */
+  'STORAGE_LOW',
 ] as const;
 export type KnownAlertType = (typeof KNOWN_ALERT_TYPES)[number];
 
