@@ -131,7 +131,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const listDevices = () => devices.repo.list();
   const mqtt = createMqttFeature(ctx, { control: devices.control, listDevices, snapshot: () => sensors.sampler.snapshot(), waterToday: devices.waterToday });
   const metrics = createMetricsFeature(ctx, { sampler: sensors.sampler, listDevices, alerts: alerts.service, mqttStatus: mqtt.status, previews: () => devices.preview.counts(), mqttInputDropped: () => mqtt.inputDropped(), waterToday: devices.waterToday });
-  const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status, isSignedIn: auth.isSignedIn });
+  const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status, isSignedIn: auth.isSignedIn, commitError: () => sensors.batches.commitError() });
   const simulator = createSimulatorFeature(ctx);
   const https = createHttpsFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every

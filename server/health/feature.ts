@@ -35,13 +35,23 @@ async function healthRoutes(fastify: FastifyInstance, options: HealthRoutesOptio
 /** GET /api/health (public): database, drivers, each sensor's last sample age, CPU temperature, the MQTT bridge. */
 export function createHealthFeature(
   ctx: AppContext,
-  uses: { sampler: Pick<SamplingLoop, 'lastSampleAt' | 'healthy'>; mqttStatus?: () => MqttStatus; isSignedIn: (request: FastifyRequest) => boolean },
+  uses: {
+    sampler: Pick<SamplingLoop, 'lastSampleAt' | 'healthy'>;
+    mqttStatus?: () => MqttStatus;
+    isSignedIn: (request: FastifyRequest) => boolean;
+    /** Why the last commit of readings failed, or null (a database that answers but refuses writes). */
+    commitError?: () => string | null;
+  },
 ): Feature {
   const builtAtMs = performance.now();
   const sources: HealthSources = {
     clock: ctx.clock,
     uptimeSeconds: () => (performance.now() - builtAtMs) / 1000,
-    checkDatabase: () => void ctx.database.sqlite.prepare('SELECT 1').get(),
+    checkDatabase: () => {
+      ctx.database.sqlite.prepare('SELECT 1').get();
+      const refused = uses.commitError?.();
+      if (refused) throw new Error(`writes refused: ${refused}`);
+    },
     driverStatus: () => ctx.hardware.status(),
     lastSampleAt: (sensorType) => uses.sampler.lastSampleAt(sensorType),
     samplerHealthy: () => uses.sampler.healthy(),

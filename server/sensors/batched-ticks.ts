@@ -54,6 +54,7 @@ export class BatchedTicks {
   #lastFoldMs: number;
   #pending: PendingTick[] = [];
   #pendingRows = 0;
+  #commitError: string | null = null;
   #timer: TimerHandle | null = null;
   #committedBatches = 0;
 
@@ -101,6 +102,11 @@ export class BatchedTicks {
     return rows.map((r) => unstoredReading(greenhouseId, r));
   }
 
+  /** Why the last commit failed (the database refuses writes: a full or read-only disk), or null once one succeeds. */
+  commitError(): string | null {
+    return this.#commitError;
+  }
+
   /** The newest reading of each sensor type: from the batch when it holds one, else from the table. */
   latest(greenhouseId: string): Reading[] {
     const newest = new Map<SensorType, Reading>();
@@ -145,7 +151,9 @@ export class BatchedTicks {
       this.#pending = [];
       this.#pendingRows = 0;
       this.#committedBatches++;
+      this.#commitError = null;
     } catch (err) {
+      this.#commitError = (err as Error).message;
       this.#options.logger.error({ err, rows: this.#pendingRows }, 'committing a batch of readings failed; kept for the next try');
       this.#dropBeyondBound();
     }

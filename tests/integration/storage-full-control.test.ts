@@ -110,6 +110,20 @@ describe('control while the storage refuses every write', () => {
     takeWrites();
   });
 
+  it('health says degraded while the readings cannot be committed, and ok once they are', async () => {
+    const health = async () => (await http.get('/api/health', admin)).body.data;
+    expect((await health()).database).toEqual({ ok: true });
+    refuseWrites();
+    gw.batches.insertTick(GH, [{ sensorType: 'LDR', takenAtMs: clock.now(), lightLux: 1200 }]);
+    gw.batches.flush();
+    expect(await health()).toMatchObject({ status: 'degraded', database: { ok: false, error: `writes refused: ${REFUSED}` } });
+    // A stranger learns only that the database is not ok.
+    expect((await http.get('/api/health')).body.data).toEqual({ status: 'degraded', database: { ok: false } });
+    takeWrites();
+    gw.batches.flush();
+    expect((await health()).database).toEqual({ ok: true });
+  });
+
   it('once the storage takes writes again, switches are recorded as before', async () => {
     const on = await control('fan-1', 'on');
     expect(on.status).toBe(200);
