@@ -28,14 +28,18 @@ export interface Feature {
   stop?(): void | Promise<void>;
 }
 
-/** Starts features in order, each on its own (see `runIsolated`). */
-export async function startFeatures(features: readonly Feature[], logger: Logger): Promise<void> {
-  for (const feature of features) await runIsolated(feature, 'start', logger);
+/** Starts features in order, each on its own (see `runIsolated`); answers the names of those that failed. */
+export async function startFeatures(features: readonly Feature[], logger: Logger): Promise<string[]> {
+  const failed: string[] = [];
+  for (const feature of features) if (!(await runIsolated(feature, 'start', logger))) failed.push(feature.name);
+  return failed;
 }
 
-/** Runs each feature's `serving` step in order, once the gateway listens (see `runIsolated`). */
-export async function serveFeatures(features: readonly Feature[], logger: Logger): Promise<void> {
-  for (const feature of features) await runIsolated(feature, 'serving', logger);
+/** Runs each feature's `serving` step in order, once the gateway listens (see `runIsolated`); answers those that failed. */
+export async function serveFeatures(features: readonly Feature[], logger: Logger): Promise<string[]> {
+  const failed: string[] = [];
+  for (const feature of features) if (!(await runIsolated(feature, 'serving', logger))) failed.push(feature.name);
+  return failed;
 }
 
 /** Stops features in reverse order, each on its own, every one waiting for its work in flight. */
@@ -50,13 +54,15 @@ const DONE: Record<FeatureStep, string> = { start: 'started', serving: 'serving'
  * Zigbee2MQTT's way: a feature that throws is logged with its name and the others still start or
  * stop, so one broken part cannot keep the sampler from running or the outputs from going safe.
  */
-async function runIsolated(feature: Feature, step: FeatureStep, logger: Logger): Promise<void> {
+async function runIsolated(feature: Feature, step: FeatureStep, logger: Logger): Promise<boolean> {
   const run = feature[step];
-  if (!run) return;
+  if (!run) return true;
   try {
     await run.call(feature);
     logger.info({ featureName: feature.name }, `${feature.name} ${DONE[step]}`);
+    return true;
   } catch (err) {
     logger.error({ err, featureName: feature.name }, `${feature.name} failed to ${step}`);
+    return false;
   }
 }

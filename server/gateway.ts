@@ -131,7 +131,15 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const listDevices = () => devices.repo.list();
   const mqtt = createMqttFeature(ctx, { control: devices.control, listDevices, snapshot: () => sensors.sampler.snapshot(), waterToday: devices.waterToday });
   const metrics = createMetricsFeature(ctx, { sampler: sensors.sampler, listDevices, alerts: alerts.service, mqttStatus: mqtt.status, previews: () => devices.preview.counts(), mqttInputDropped: () => mqtt.inputDropped(), waterToday: devices.waterToday });
-  const health = createHealthFeature(ctx, { sampler: sensors.sampler, mqttStatus: mqtt.status, isSignedIn: auth.isSignedIn, commitError: () => sensors.batches.commitError() });
+  /** Features whose start or serving step threw: the gateway runs without them, and health says so. */
+  const failedFeatures: string[] = [];
+  const health = createHealthFeature(ctx, {
+    sampler: sensors.sampler,
+    mqttStatus: mqtt.status,
+    isSignedIn: auth.isSignedIn,
+    commitError: () => sensors.batches.commitError(),
+    failedFeatures: () => failedFeatures,
+  });
   const simulator = createSimulatorFeature(ctx);
   const https = createHttpsFeature(ctx);
   // Started in this order and stopped in reverse: the sampler starts last (and stops first), once every
@@ -158,7 +166,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     httpsUrl: null,
     async start() {
       ctx.clockSync.start();
-      await startFeatures(features, log);
+      failedFeatures.push(...(await startFeatures(features, log)));
       await app.listen({ port: ctx.config.port, host: ctx.config.host });
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : ctx.config.port;
@@ -166,7 +174,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       gateway.url = `http://${host}:${port}`;
       await https.listen(app);
       gateway.httpsUrl = https.url();
-      await serveFeatures(features, log);
+      failedFeatures.push(...(await serveFeatures(features, log)).filter((name) => !failedFeatures.includes(name)));
     },
     async stop() {
       ctx.clockSync.stop();

@@ -41,6 +41,7 @@ export function createHealthFeature(
     isSignedIn: (request: FastifyRequest) => boolean;
     /** Why the last commit of readings failed, or null (a database that answers but refuses writes). */
     commitError?: () => string | null;
+    failedFeatures?: () => readonly string[];
   },
 ): Feature {
   const builtAtMs = performance.now();
@@ -60,6 +61,7 @@ export function createHealthFeature(
     hardwareMode: ctx.config.hardware,
     mqttStatus: uses.mqttStatus,
     clockStatus: () => ctx.clockSync.status(),
+    failedFeatures: uses.failedFeatures,
   };
   return {
     name: 'health',

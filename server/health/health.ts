@@ -29,6 +29,8 @@ export const Health = Type.Object({
   clock: ClockStatus,
   /** The MQTT bridge; a broker that is away does not make the gateway degraded (it keeps running alone). */
   mqtt: Type.Optional(MqttStatus),
+  /** Features that failed to start (their error is in the journal): the gateway runs without them, degraded. */
+  failedFeatures: Type.Optional(Type.Array(Type.String())),
 });
 export type Health = Static<typeof Health>;
 
@@ -62,6 +64,8 @@ export interface HealthSources {
   mqttStatus?: () => MqttStatus;
   /** The wall clock's state; absent: trusted as it is. */
   clockStatus?: () => ClockStatus;
+  /** Features that failed to start or serve. */
+  failedFeatures?: () => readonly string[];
 }
 
 /**
@@ -77,9 +81,12 @@ export function healthStatus(input: {
   samplerHealthy?: boolean;
   /** False: the wall clock is not synchronised (schedules are held off). */
   clockSynchronised?: boolean;
+  /** How many features failed to start. */
+  failedFeatures?: number;
 }): Health['status'] {
   const staleSeconds = STALE_AFTER_MS / 1000;
   if (!input.databaseOk) return 'degraded';
+  if ((input.failedFeatures ?? 0) > 0) return 'degraded';
   if (input.clockSynchronised === false) return 'degraded';
   if (input.drivers.some((driver) => !driver.available)) return 'degraded';
   if (input.samplerHealthy === false) return 'degraded';
@@ -107,8 +114,17 @@ export async function collectHealth(sources: HealthSources): Promise<Health> {
   }
   const drivers = sources.driverStatus?.() ?? [];
   const clock = sources.clockStatus?.() ?? ASSUMED_CLOCK;
+  const failedFeatures = [...(sources.failedFeatures?.() ?? [])];
   return {
-    status: healthStatus({ databaseOk: database.ok, sensorAgesSeconds: sensors, drivers, uptimeSeconds, samplerHealthy: sources.samplerHealthy?.(), clockSynchronised: clock.synchronised }),
+    status: healthStatus({
+      databaseOk: database.ok,
+      sensorAgesSeconds: sensors,
+      drivers,
+      uptimeSeconds,
+      samplerHealthy: sources.samplerHealthy?.(),
+      clockSynchronised: clock.synchronised,
+      failedFeatures: failedFeatures.length,
+    }),
     uptimeSeconds,
     database,
     sensors,
@@ -118,6 +134,7 @@ export async function collectHealth(sources: HealthSources): Promise<Health> {
     hardwareMode: sources.hardwareMode,
     clock,
     ...(sources.mqttStatus ? { mqtt: sources.mqttStatus() } : {}),
+    ...(failedFeatures.length > 0 ? { failedFeatures } : {}),
   };
 }
 

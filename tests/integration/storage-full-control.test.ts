@@ -1,9 +1,16 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Value from 'typebox/value';
 import { ManualClock } from '../../common/clock.ts';
 import { ConfigSchema } from '../../server/config/schema.ts';
 import { fakeHardware, fakeOutputs, type FakeOutput } from '../support/fake-outputs.ts';
+import { createGateway } from '../../server/gateway.ts';
+import { DATABASE_FILE } from '../../server/db/open.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
+import { rememberDataDir } from '../support/setup-code.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 
 const defaultOutputs = (Value.Default(ConfigSchema, {}) as { outputs: Parameters<typeof fakeOutputs>[0] }).outputs;
@@ -131,5 +138,46 @@ describe('control while the storage refuses every write', () => {
     expect((await control('fan-1', 'off')).status).toBe(200);
     const log = (await http.get('/api/devices/fan-1/log', admin)).body.data;
     expect(log[0]).toMatchObject({ newStatus: 'OFF', source: 'user' });
+  });
+});
+
+describe('a start on a storage that refuses writes', () => {
+  it('starts every feature: a device left on is made safe and held as off, unrecorded; health names no failed feature', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'greenhouse-readonly-start-'));
+    const options = { env: {}, overrides: { port: 0, host: '127.0.0.1', demo: false, dataDir }, webRoot: null } as const;
+    try {
+      // A first start makes the database; then the fan is left on in it, as a stop that could not record its safe state leaves it.
+      const first = await createGateway({ ...options, hardware: fakeHardware(fakeOutputs(defaultOutputs)) });
+      await first.start();
+      await first.stop();
+      const db = new Database(join(dataDir, DATABASE_FILE));
+      db.prepare("UPDATE devices SET status = 'ON' WHERE device_id = 'fan-1'").run();
+      db.close();
+
+      const outputs = fakeOutputs(defaultOutputs);
+      const gw = await createGateway({ ...options, hardware: fakeHardware(outputs) });
+      gw.database.sqlite.pragma('query_only = 1');
+      await gw.start();
+      try {
+        // The start is what was refused; the checks below sign in, which writes.
+        gw.database.sqlite.pragma('query_only = 0');
+        rememberDataDir(gw.url, dataDir);
+        const http = httpClient(gw.url);
+        const admin = await registerUser(http, { username: 'boss' });
+        expect((await http.get('/api/health', admin)).body.data.failedFeatures).toBeUndefined();
+        expect(outputs.get(FAN)!.on).toBe(false);
+        const fan = (await http.get(`/api/devices/${GH}`, admin)).body.data.find((d: any) => d.deviceId === 'fan-1');
+        expect(fan.status).toBe('OFF');
+        // Not recorded: the newest entry is still the one before the stop.
+        const log = (await http.get('/api/devices/fan-1/log', admin)).body.data;
+        expect(log.some((entry: any) => entry.action === 'safe_state' && entry.previousStatus === 'ON')).toBe(false);
+        // It switches on and off as usual, recorded from then on.
+        expect((await http.post('/api/devices/fan-1/control', { action: 'on' }, admin)).body.data.controlLog).toMatchObject({ previousStatus: 'OFF', newStatus: 'ON' });
+      } finally {
+        await gw.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

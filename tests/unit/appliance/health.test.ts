@@ -31,6 +31,13 @@ describe('healthStatus', () => {
     expect(healthStatus({ ...base, sensorAgesSeconds: { ...fresh, DHT11: 301 } })).toBe('degraded');
     expect(healthStatus({ ...base, sensorAgesSeconds: { ...fresh, DHT11: 300 } })).toBe('ok');
   });
+  it('is degraded while a feature failed to start, and names it', async () => {
+    expect(healthStatus({ ...base, failedFeatures: 1 })).toBe('degraded');
+    expect(healthStatus({ ...base, failedFeatures: 0 })).toBe('ok');
+    const health = await collectHealth(sources({ failedFeatures: () => ['devices'] }));
+    expect(health).toMatchObject({ status: 'degraded', failedFeatures: ['devices'] });
+    expect(await collectHealth(sources({ failedFeatures: () => [] }))).not.toHaveProperty('failedFeatures');
+  });
   it('is degraded at once when no sensor answered the last sampling tick', () => {
     expect(healthStatus({ ...base, samplerHealthy: false })).toBe('degraded');
     expect(healthStatus({ ...base, samplerHealthy: true })).toBe('ok');
