@@ -102,7 +102,7 @@ export class ControlService {
         ...(openPct !== undefined ? { openPct } : {}),
       });
     } catch (err) {
-      throw await this.#unrecorded(device, on, request, err);
+      throw this.#unrecorded(device, on, request, err);
     }
     const { device: written, controlLog } = recorded;
     this.deps.safety.recordSwitch(written, request.source);
@@ -114,36 +114,24 @@ export class ControlService {
 
   /**
    * The output moved but its switch could not be written (a full SD card, a file system gone read-only:
-   * docs/storage.md, "When the storage refuses a write"). A switch on is undone: a pump or a heater
-   * running without the gateway knowing would be watched by no run limit or cut-off. A switch off
-   * stands, and every reader is told the output's state from memory until the device's next switch is
-   * written. If the undo fails too, the device is known as on, so the limits still watch it. Answers the
-   * error to throw (503, saying which it was).
+   * docs/storage.md, "When the storage refuses a write"). The switch stands: control goes on without its
+   * record (a heater keeps the frost out, a pump its watering), and every reader (the dashboard, rules,
+   * locks, run limits, cut-off) is told the output's state from memory until the device's next switch is
+   * written. Answers the 503 to throw, saying so.
    */
-  async #unrecorded(device: Device, on: boolean, request: ControlRequest, err: unknown): Promise<Error> {
+  #unrecorded(device: Device, on: boolean, request: ControlRequest, err: unknown): Error {
     const { repo, bus, clock } = this.deps;
-    const why = err instanceof Error ? err.message : String(err);
-    const switchedOn = on && !isOnStatus(device.status);
-    let physicallyOn = on;
-    if (switchedOn) {
-      try {
-        await this.#drive(device, false);
-        physicallyOn = false;
-      } catch {
-        // Still on: held as on below.
-      }
-    }
-    const status = statusFor(device.deviceType, physicallyOn);
+    const status = statusFor(device.deviceType, on);
     if (status !== device.status) {
       repo.holdUnrecorded(device.deviceId, status, clock.now());
       const held = repo.find(device.deviceId)!;
       this.deps.safety.recordSwitch(held, request.source);
       bus.emit('deviceChanged', { greenhouseId: repo.greenhouseId, device: held, action: request.action, controlLog: null });
     }
-    if (switchedOn && physicallyOn) return unavailable(`${device.deviceName} is on and could not be switched back off after its switch could not be recorded (${why}): it is watched as on`);
-    if (switchedOn) return unavailable(`${device.deviceName} was not switched on: the switch could not be recorded (${why})`);
+    const why = err instanceof Error ? err.message : String(err);
     return unavailable(`${device.deviceName} is ${status.toLowerCase()}, but the switch could not be recorded: ${why}`);
   }
+
 
 
   /**

@@ -85,7 +85,7 @@ export class DevicesRepo {
   readonly #newestLog: (deviceId: string) => ControlLog | null;
   /**
    * States the hardware is in but the database could not take (a full SD card, a file system gone
-   * read-only): ControlService keeps an output off that way. Every reader sees them until the device's
+   * read-only: ControlService, and the safe state at start). Every reader sees them until the device's
    * next state change is written; the gateway starts with every output off, so none outlives the process.
    */
   readonly #unrecorded = new Map<string, { status: DeviceStatus; atMs: number }>();
@@ -305,6 +305,9 @@ export class DevicesRepo {
 
   /** When the device last actually changed state (epoch ms), or null: the rule engine's min on/off times. */
   lastSwitchedAtMs(deviceId: string): number | null {
+    // A switch the database could not take is the newest there is.
+    const held = this.#unrecorded.get(deviceId);
+    if (held) return held.atMs;
     const row = this.#statements().lastSwitch.get({ deviceId });
     return row ? row.createdAt.getTime() : null;
   }
