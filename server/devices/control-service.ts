@@ -5,7 +5,7 @@ import type { EventBus } from '../events/bus.ts';
 import { notFound, unavailable } from '../domain/errors.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import { actionFor, isOnStatus, statusFor, targetState, verbFor } from './actions.ts';
-import type { DevicesRepo } from './devices-repo.ts';
+import type { DevicesRepo, StateChange } from './devices-repo.ts';
 import type { OutputMap } from './outputs.ts';
 
 export interface ControlRequest {
@@ -88,21 +88,22 @@ export class ControlService {
     const verb = openPct !== undefined && openPct < 100 ? `opened to ${openPct} %` : verbFor(device.deviceType, on);
     const what = changed ? `${device.deviceName} ${verb}` : `${device.deviceName} is already ${newStatus}`;
     const message = unbound ? `${what} (not connected to hardware)` : what;
+    const change: StateChange = {
+      deviceId: device.deviceId,
+      action: request.action,
+      previousStatus: device.status,
+      newStatus,
+      source: request.source,
+      actor: request.actor,
+      reason: request.reason ?? message,
+      atMs: this.deps.clock.now(),
+      ...(openPct !== undefined ? { openPct } : {}),
+    };
     let recorded: { device: Device; controlLog: ControlLog };
     try {
-      recorded = repo.recordStateChange({
-        deviceId: device.deviceId,
-        action: request.action,
-        previousStatus: device.status,
-        newStatus,
-        source: request.source,
-        actor: request.actor,
-        reason: request.reason ?? message,
-        atMs: this.deps.clock.now(),
-        ...(openPct !== undefined ? { openPct } : {}),
-      });
+      recorded = repo.recordStateChange(change);
     } catch (err) {
-      throw this.#unrecorded(device, on, request, err);
+      throw this.#unrecorded(device, change, err);
     }
     const { device: written, controlLog } = recorded;
     this.deps.safety.recordSwitch(written, request.source);
@@ -119,18 +120,18 @@ export class ControlService {
    * locks, run limits, cut-off) is told the output's state from memory until the device's next switch is
    * written. Answers the 503 to throw, saying so.
    */
-  #unrecorded(device: Device, on: boolean, request: ControlRequest, err: unknown): Error {
-    const { repo, bus, clock } = this.deps;
-    const status = statusFor(device.deviceType, on);
-    if (status !== device.status) {
-      repo.holdUnrecorded(device.deviceId, status, clock.now());
-      const held = repo.find(device.deviceId)!;
-      this.deps.safety.recordSwitch(held, request.source);
-      bus.emit('deviceChanged', { greenhouseId: repo.greenhouseId, device: held, action: request.action, controlLog: null });
-    }
+  #unrecorded(device: Device, change: StateChange, err: unknown): Error {
+    const { repo, bus } = this.deps;
     const why = err instanceof Error ? err.message : String(err);
-    return unavailable(`${device.deviceName} is ${status.toLowerCase()}, but the switch could not be recorded: ${why}`);
+    if (change.newStatus !== device.status || change.openPct !== undefined) {
+      repo.holdUnrecorded(change, why);
+      const held = repo.find(device.deviceId)!;
+      this.deps.safety.recordSwitch(held, change.source);
+      bus.emit('deviceChanged', { greenhouseId: repo.greenhouseId, device: held, action: change.action, controlLog: null });
+    }
+    return unavailable(`${device.deviceName} is ${change.newStatus.toLowerCase()}, but the switch could not be recorded: ${why}`);
   }
+
 
 
 

@@ -105,21 +105,22 @@ export class DeviceRegistry {
     for (const device of this.deps.repo.list()) {
       const safe = safeStatusFor(device.deviceType);
       if (device.status === safe) continue;
+      const change = {
+        deviceId: device.deviceId,
+        action: 'safe_state',
+        previousStatus: device.status,
+        newStatus: safe,
+        source: 'system',
+        actor: 'gateway',
+        reason: 'Gateway started: every output starts in its safe state',
+        atMs: this.deps.clock.now(),
+      } as const;
       try {
-        this.deps.repo.recordStateChange({
-          deviceId: device.deviceId,
-          action: 'safe_state',
-          previousStatus: device.status,
-          newStatus: safe,
-          source: 'system',
-          actor: 'gateway',
-          reason: 'Gateway started: every output starts in its safe state',
-          atMs: this.deps.clock.now(),
-        });
+        this.deps.repo.recordStateChange(change);
       } catch (err) {
         // A full or read-only disk: the output is safe all the same (the hardware was made safe before any
         // feature started), and every reader is told so (docs/storage.md, "When the storage refuses a write").
-        this.deps.repo.holdUnrecorded(device.deviceId, safe, this.deps.clock.now());
+        this.deps.repo.holdUnrecorded(change, (err as Error).message);
         this.deps.logger?.warn({ err, deviceId: device.deviceId }, 'safe state at start could not be recorded');
       }
     }

@@ -88,7 +88,7 @@ export class DevicesRepo {
    * read-only: ControlService, and the safe state at start). Every reader sees them until the device's
    * next state change is written; the gateway starts with every output off, so none outlives the process.
    */
-  readonly #unrecorded = new Map<string, { status: DeviceStatus; atMs: number }>();
+  readonly #unrecorded = new Map<string, { change: StateChange; why: string }>();
 
   constructor(private readonly deps: DevicesRepoDeps) {
     this.greenhouseId = deps.greenhouseId;
@@ -145,16 +145,16 @@ export class DevicesRepo {
     return device ? this.#asDriven(device) : null;
   }
 
-  /** The hardware's state of a device whose switch could not be written (see #unrecorded). */
-  holdUnrecorded(deviceId: string, status: DeviceStatus, atMs: number): void {
-    this.#unrecorded.set(deviceId, { status, atMs });
+  /** The hardware's state of a device whose switch could not be written (see #unrecorded), and why not. */
+  holdUnrecorded(change: StateChange, why: string): void {
+    this.#unrecorded.set(change.deviceId, { change, why });
   }
 
   #asDriven(device: Device): Device {
-    const held = this.#unrecorded.get(device.deviceId);
+    const held = this.#unrecorded.get(device.deviceId)?.change;
     if (!held) return device;
-    const opening = device.deviceType === 'SERVO' ? { openPct: held.status === 'OPEN' ? (device.openPct ?? 100) : 0 } : {};
-    return deepFreeze({ ...device, status: held.status, updatedAt: new Date(held.atMs).toISOString(), ...opening });
+    const opening = device.deviceType === 'SERVO' ? { openPct: held.newStatus === 'OPEN' ? (held.openPct ?? 100) : 0 } : {};
+    return deepFreeze({ ...device, status: held.newStatus, updatedAt: new Date(held.atMs).toISOString(), ...opening });
   }
 
   #explained(device: Device, all?: readonly Device[]): Device {
@@ -300,14 +300,28 @@ export class DevicesRepo {
 
   /** The device's newest control-log entry (its state's reason, read for every device on every tick). */
   newestLog(deviceId: string): ControlLog | null {
-    return this.#newestLog(deviceId);
+    const held = this.#unrecorded.get(deviceId);
+    if (!held) return this.#newestLog(deviceId);
+    // The card's reason: the switch the database could not take, saying so. Never stored, so no row id.
+    const { change, why } = held;
+    return {
+      _id: 'unrecorded',
+      deviceId,
+      action: change.action,
+      previousStatus: change.previousStatus,
+      newStatus: change.newStatus,
+      source: change.source,
+      actor: change.actor,
+      reason: `${change.reason} (not recorded: ${why})`,
+      timestamp: new Date(change.atMs).toISOString(),
+    };
   }
 
   /** When the device last actually changed state (epoch ms), or null: the rule engine's min on/off times. */
   lastSwitchedAtMs(deviceId: string): number | null {
     // A switch the database could not take is the newest there is.
     const held = this.#unrecorded.get(deviceId);
-    if (held) return held.atMs;
+    if (held) return held.change.atMs;
     const row = this.#statements().lastSwitch.get({ deviceId });
     return row ? row.createdAt.getTime() : null;
   }

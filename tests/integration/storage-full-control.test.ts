@@ -63,7 +63,10 @@ describe('control while the storage refuses every write', () => {
     expect(off.status).toBe(503);
     expect(off.body.message).toBe(`Ventilation Fan is off, but the switch could not be recorded: ${REFUSED}`);
     expect(outputs.get(FAN)!.on).toBe(false);
-    expect((await device('fan-1')).status).toBe('OFF');
+    const fan = await device('fan-1');
+    expect(fan.status).toBe('OFF');
+    // The card says why it is off, and that it was not recorded.
+    expect(fan.stateReason).toMatchObject({ source: 'user', text: `Ventilation Fan turned off (not recorded: ${REFUSED})` });
     // Asked again, nothing changes and nothing more is written.
     expect((await control('fan-1', 'off')).status).toBe(503);
     expect(outputs.get(FAN)!.on).toBe(false);
