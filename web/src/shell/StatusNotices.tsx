@@ -1,8 +1,9 @@
 // Notices above every screen: the gateway does not answer (last known values are shown, marked stale),
-// maintenance mode is on (device control is refused except switching off), or the gateway's clock is
-// not synchronised (schedules hold their devices off).
-import { Clock, CloudOff, Wrench } from 'lucide-react';
-import { useClockStatus } from '../api/clock.ts';
+// its database refuses writes (nothing is being recorded), maintenance mode is on (device control is
+// refused except switching off), or the gateway's clock is not synchronised (schedules hold their
+// devices off).
+import { Clock, CloudOff, HardDrive, Wrench } from 'lucide-react';
+import { useClockStatus, useDatabaseProblem } from '../api/clock.ts';
 import { useReachability } from '../api/reachability.ts';
 import { useMaintenanceMode } from '../api/settings.ts';
 import { formatClock } from '../format.ts';
@@ -13,6 +14,7 @@ export function StatusNotices() {
   const { unreachableSinceMs } = useReachability();
   const maintenance = useMaintenanceMode();
   const clock = useClockStatus();
+  const databaseProblem = useDatabaseProblem();
   return (
     <>
       {unreachableSinceMs !== null && (
@@ -21,6 +23,18 @@ export function StatusNotices() {
           <div>
             <strong>Gateway unreachable since {formatClock(unreachableSinceMs)}</strong>
             <p>Showing the last known values, marked stale. Retrying automatically.</p>
+          </div>
+        </div>
+      )}
+      {unreachableSinceMs === null && databaseProblem !== null && (
+        <div className="notice notice-bad" role="alert" data-testid="storage-notice">
+          <HardDrive size={20} aria-hidden />
+          <div>
+            <strong>Nothing is being recorded</strong>
+            <p>
+              The gateway's database refuses writes ({databaseProblem}). Devices still switch and their limits still act, but
+              readings, switches and alerts are not stored. Free space on the SD card, or replace a failing card.
+            </p>
           </div>
         </div>
       )}
