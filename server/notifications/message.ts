@@ -59,3 +59,19 @@ export function gatewayFailureMessage(greenhouseId: string, detail: string, publ
     alert: null,
   };
 }
+
+/**
+ * Sent past the outbox when the database refuses writes (docs/storage.md): the outbox is in that
+ * database, so this is the one message that cannot wait in it.
+ */
+export function storageRefusedMessage(greenhouseId: string, error: string, publicUrl: string): NotificationMessage {
+  return {
+    event: 'gateway-failure',
+    greenhouseId,
+    severity: 'CRITICAL',
+    title: 'CRITICAL: greenhouse gateway cannot record',
+    body: `The database of greenhouse ${greenhouseId} refuses writes (${error}): the SD card is full or failing. Devices still switch and their limits still act, but readings, switches and alerts are not stored, and no other alert can be sent until it is fixed. Free space on the card, or replace it.`,
+    link: publicUrl,
+    alert: null,
+  };
+}

@@ -31,6 +31,8 @@ export interface BatchedTicksOptions {
   maxPendingRows?: number;
   /** Default FOLD_EVERY_MS; only when the repo does not fold on insert (ReadingsRepo `foldOnInsert: false`). */
   foldEveryMs?: number;
+  /** Told when commits start failing (the error) and when one succeeds again (null): the database refuses writes. */
+  onCommitStateChange?: (error: string | null) => void;
 }
 
 interface PendingTick {
@@ -102,6 +104,12 @@ export class BatchedTicks {
     return rows.map((r) => unstoredReading(greenhouseId, r));
   }
 
+  #setCommitError(error: string | null): void {
+    const changed = (error === null) !== (this.#commitError === null);
+    this.#commitError = error;
+    if (changed) this.#options.onCommitStateChange?.(error);
+  }
+
   /** Why the last commit failed (the database refuses writes: a full or read-only disk), or null once one succeeds. */
   commitError(): string | null {
     return this.#commitError;
@@ -151,9 +159,9 @@ export class BatchedTicks {
       this.#pending = [];
       this.#pendingRows = 0;
       this.#committedBatches++;
-      this.#commitError = null;
+      this.#setCommitError(null);
     } catch (err) {
-      this.#commitError = (err as Error).message;
+      this.#setCommitError((err as Error).message);
       this.#options.logger.error({ err, rows: this.#pendingRows }, 'committing a batch of readings failed; kept for the next try');
       this.#dropBeyondBound();
     }

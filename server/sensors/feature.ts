@@ -34,7 +34,14 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
   const catchUp = new RollupCatchUp({ writer: rollupWriter, newest, log: logger });
   // The batches fold the rollups every few minutes, not every commit (batched-ticks.ts: the SD card).
   const repo = new ReadingsRepo(ctx.database.sqlite, { rollupWriter, newest, onRollupBacklog: () => catchUp.kick(), foldOnInsert: false });
-  const batches = new BatchedTicks({ repo, sqlite: ctx.database.sqlite, clock, logger });
+  const batches = new BatchedTicks({
+    repo,
+    sqlite: ctx.database.sqlite,
+    clock,
+    logger,
+    // The readings' commit is the gateway's heartbeat write: its failing is the first sign of a full or failing card.
+    onCommitStateChange: (error) => ctx.bus.emit('storageWrites', { refused: error !== null, error }),
+  });
   // A wall clock stepped back never writes readings into the past of the history (docs/hardware.md).
   const monotone = new MonotoneReadings({
     repo: batches,
