@@ -132,9 +132,6 @@ export class ControlService {
     return unavailable(`${device.deviceName} is ${change.newStatus.toLowerCase()}, but the switch could not be recorded: ${why}`);
   }
 
-
-
-
   /**
    * Drives the bound output; answers true when the device is not connected to hardware. An output
    * that the hardware could not provide may still be switched off (nothing to drive), never on.
