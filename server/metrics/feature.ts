@@ -38,6 +38,9 @@ async function metricsRoutes(app: FastifyInstance, options: { metrics: GatewayMe
  * every /api request for http_request_duration_seconds.
  */
 export function createMetricsFeature(ctx: AppContext, uses: MetricsUses): MetricsFeature {
+  // What the bus says of the data disk and the alert channels, kept for the next scrape.
+  let storage: { freeBytes: number; totalBytes: number } | null = null;
+  const channelFailing = new Map<string, boolean>();
   const metrics = new GatewayMetrics({
     greenhouseId: ctx.config.greenhouseId,
     clock: ctx.clock,
@@ -51,6 +54,8 @@ export function createMetricsFeature(ctx: AppContext, uses: MetricsUses): Metric
     mqttInputDropped: uses.mqttInputDropped,
     waterToday: uses.waterToday,
     driverStatus: () => ctx.hardware.status(),
+    storage: () => storage,
+    channelFailing: () => channelFailing,
   });
   const offs: Array<() => void> = [];
   return {
@@ -74,6 +79,11 @@ export function createMetricsFeature(ctx: AppContext, uses: MetricsUses): Metric
       metrics.start();
       offs.push(
         ctx.bus.on('samplerTicked', 'metrics', (tick) => metrics.observeTick(tick)),
+        ctx.bus.on('storageChecked', 'metrics', ({ freeBytes, totalBytes }) => (storage = { freeBytes, totalBytes })),
+        ctx.bus.on('channelHealthChanged', 'metrics', (change) => {
+          if (!change.failing && change.why === 'deleted') channelFailing.delete(change.channelId);
+          else channelFailing.set(change.channelId, change.failing);
+        }),
       );
     },
     stop() {

@@ -35,6 +35,10 @@ export interface MetricsSources {
   waterToday?: (deviceId: string) => WaterDay | null;
   /** The hardware's drivers (optional: a test's metrics may have none). */
   driverStatus?: () => ReadonlyArray<{ name: string; available: boolean; busErrors?: number }>;
+  /** The data disk's last read free space (server/lifecycle/storage-watch.ts); null before the first. */
+  storage?: () => { freeBytes: number; totalBytes: number } | null;
+  /** Whether each alert channel heard of since start is failing (server/notifications/channel-health.ts). */
+  channelFailing?: () => ReadonlyMap<string, boolean>;
 }
 
 /**
@@ -311,6 +315,29 @@ export class GatewayMetrics {
       collect() {
         const counts = sources.previews();
         for (const outcome of ['completed', 'cancelled', 'refused'] as const) this.set({ outcome }, counts[outcome]);
+      },
+    });
+    const storageGauge = (name: string, help: string, bytes: (s: { freeBytes: number; totalBytes: number }) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          const storage = sources.storage?.();
+          if (storage) this.set(bytes(storage));
+        },
+      });
+    storageGauge('greenhouse_storage_free_bytes', 'Free space of the disk the database is on, for the gateway (absent before the first read)', (s) => s.freeBytes);
+    storageGauge('greenhouse_storage_size_bytes', 'Size of the disk the database is on (absent before the first read)', (s) => s.totalBytes);
+    new Gauge({
+      name: 'greenhouse_notification_channel_failing',
+      help: 'Per alert channel delivered to since start: 1 while every attempt has failed for minutes (CHANNEL_FAILING), else 0',
+      labelNames: ['channel_id'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [channelId, failing] of sources.channelFailing?.() ?? []) this.set({ channel_id: channelId }, failing ? 1 : 0);
       },
     });
     this.#http = new Histogram({

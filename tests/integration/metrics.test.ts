@@ -70,6 +70,20 @@ describe('GET /api/metrics', () => {
     expect(text).not.toContain('route="/api/devices/fan-1/control"');
     // The bridge is off: no MQTT series rather than a misleading 0.
     expect(sample(text, 'greenhouse_mqtt_connected')).toBeUndefined();
+    // The data disk as the storage watch read it at start (the test's own temporary directory's disk).
+    expect(sample(text, 'greenhouse_storage_free_bytes')).toBeGreaterThan(0);
+    expect(sample(text, 'greenhouse_storage_size_bytes')).toBeGreaterThanOrEqual(sample(text, 'greenhouse_storage_free_bytes')!);
+  });
+
+  it('says which alert channel is failing, and forgets a deleted one', async () => {
+    gw.bus.emit('channelHealthChanged', { channelId: 'phone', kind: 'ntfy', failing: true, failingForMs: 510_000, detail: 'ECONNREFUSED' });
+    gw.bus.emit('channelHealthChanged', { channelId: 'hook', kind: 'webhook', failing: false, why: 'delivered' });
+    let text = (await http.get('/api/metrics', viewer)).body as string;
+    expect(sample(text, 'greenhouse_notification_channel_failing', { channel_id: 'phone' })).toBe(1);
+    expect(sample(text, 'greenhouse_notification_channel_failing', { channel_id: 'hook' })).toBe(0);
+    gw.bus.emit('channelHealthChanged', { channelId: 'phone', kind: null, failing: false, why: 'deleted' });
+    text = (await http.get('/api/metrics', viewer)).body as string;
+    expect(sample(text, 'greenhouse_notification_channel_failing', { channel_id: 'phone' })).toBeUndefined();
   });
 
   it("passes Prometheus' own `promtool check metrics` (names, units, help, types)", async () => {
