@@ -29,16 +29,18 @@ export interface Feature {
 }
 
 /** Starts features in order, each on its own (see `runIsolated`); answers the names of those that failed. */
-export async function startFeatures(features: readonly Feature[], logger: Logger): Promise<string[]> {
-  const failed: string[] = [];
-  for (const feature of features) if (!(await runIsolated(feature, 'start', logger))) failed.push(feature.name);
-  return failed;
+export function startFeatures(features: readonly Feature[], logger: Logger): Promise<string[]> {
+  return runInOrder(features, 'start', logger);
 }
 
 /** Runs each feature's `serving` step in order, once the gateway listens (see `runIsolated`); answers those that failed. */
-export async function serveFeatures(features: readonly Feature[], logger: Logger): Promise<string[]> {
+export function serveFeatures(features: readonly Feature[], logger: Logger): Promise<string[]> {
+  return runInOrder(features, 'serving', logger);
+}
+
+async function runInOrder(features: readonly Feature[], step: 'start' | 'serving', logger: Logger): Promise<string[]> {
   const failed: string[] = [];
-  for (const feature of features) if (!(await runIsolated(feature, 'serving', logger))) failed.push(feature.name);
+  for (const feature of features) if (!(await runIsolated(feature, step, logger))) failed.push(feature.name);
   return failed;
 }
 

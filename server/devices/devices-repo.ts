@@ -89,6 +89,8 @@ export class DevicesRepo {
    * next state change is written; the gateway starts with every output off, so none outlives the process.
    */
   readonly #unrecorded = new Map<string, { change: StateChange; why: string }>();
+  /** Devices whose auto mode Turn Off All switched off but could not write (see #unrecorded): read as off. */
+  readonly #autoModeHeldOff = new Set<string>();
 
   constructor(private readonly deps: DevicesRepoDeps) {
     this.greenhouseId = deps.greenhouseId;
@@ -126,7 +128,7 @@ export class DevicesRepo {
   /** The rows without stateReason and locks (what safety and the lock computation read). */
   listPlain(): Device[] {
     const rows = this.#plainDevices();
-    return this.#unrecorded.size === 0 ? [...rows] : rows.map((device) => this.#asDriven(device));
+    return this.#unrecorded.size === 0 && this.#autoModeHeldOff.size === 0 ? [...rows] : rows.map((device) => this.#asDriven(device));
   }
 
   /** Devices of this greenhouse (one COUNT, for the registry's cap). */
@@ -150,11 +152,18 @@ export class DevicesRepo {
     this.#unrecorded.set(change.deviceId, { change, why });
   }
 
+  /** Auto mode off for a device whose automation could not be written (Turn Off All on a full card), until it is. */
+  holdAutoModeOff(deviceId: string): void {
+    this.#autoModeHeldOff.add(deviceId);
+  }
+
   #asDriven(device: Device): Device {
     const held = this.#unrecorded.get(device.deviceId)?.change;
-    if (!held) return device;
-    const opening = device.deviceType === 'SERVO' ? { openPct: held.newStatus === 'OPEN' ? (held.openPct ?? 100) : 0 } : {};
-    return deepFreeze({ ...device, status: held.newStatus, updatedAt: new Date(held.atMs).toISOString(), ...opening });
+    const autoModeOff = this.#autoModeHeldOff.has(device.deviceId);
+    if (!held && !autoModeOff) return device;
+    const opening = held && device.deviceType === 'SERVO' ? { openPct: held.newStatus === 'OPEN' ? (held.openPct ?? 100) : 0 } : {};
+    const state = held ? { status: held.newStatus, updatedAt: new Date(held.atMs).toISOString() } : {};
+    return deepFreeze({ ...device, ...state, ...opening, ...(autoModeOff ? { autoMode: false } : {}) });
   }
 
   #explained(device: Device, all?: readonly Device[]): Device {
@@ -220,12 +229,15 @@ export class DevicesRepo {
     if (patch.sensorLossDutyPct !== undefined) set.sensorLossDutyPct = patch.sensorLossDutyPct;
     if (patch.flowLitresPerMinute !== undefined) set.flowLitresPerMinute = patch.flowLitresPerMinute;
     this.deps.db.update(devices).set(set).where(eq(devices.deviceId, deviceId)).run();
+    // The row is written: it says the device's auto mode again.
+    this.#autoModeHeldOff.delete(deviceId);
     return this.find(deviceId)!;
   }
 
   remove(deviceId: string): void {
     this.deps.db.delete(devices).where(eq(devices.deviceId, deviceId)).run();
     this.#unrecorded.delete(deviceId);
+    this.#autoModeHeldOff.delete(deviceId);
   }
 
   /** Writes the new status and its control-log row in one transaction (a power cut keeps both or neither). */

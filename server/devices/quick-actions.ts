@@ -35,7 +35,10 @@ export class QuickActions {
         this.deps.registry.setAutomation(device.deviceId, { autoMode: false });
         autoModeDisabled += 1;
       } catch (err) {
-        problems.push(`${device.deviceName}: auto mode still on (${(err as Error).message})`);
+        // Held off in memory, or its rules would switch it back on at the next tick.
+        this.deps.repo.holdAutoModeOff(device.deviceId);
+        autoModeDisabled += 1;
+        problems.push(`${device.deviceName}: auto mode off, but not recorded (${(err as Error).message})`);
       }
     }
     let devicesTurnedOff = 0;

@@ -7,6 +7,7 @@ import Value from 'typebox/value';
 import { ManualClock } from '../../common/clock.ts';
 import { ConfigSchema } from '../../server/config/schema.ts';
 import { fakeHardware, fakeOutputs, type FakeOutput } from '../support/fake-outputs.ts';
+import { snapshotOf } from '../support/snapshots.ts';
 import { createGateway } from '../../server/gateway.ts';
 import { DATABASE_FILE } from '../../server/db/open.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
@@ -100,6 +101,37 @@ describe('control while the storage refuses every write', () => {
     expect((await device('fan-1')).status).toBe('OFF');
     expect((await device('light-1')).status).toBe('OFF');
     takeWrites();
+  });
+
+  it('Turn Off All keeps a device in auto mode off, its auto mode held off in memory when it cannot be written', async () => {
+    const tick = () => {
+      clock.advance(5000);
+      gw.bus.emit('sampleTaken', { greenhouseId: GH, readings: [], snapshot: snapshotOf({}, clock.now()) });
+      clock.advance(1000);
+    };
+    const automation = { autoMode: true, automationRules: { schedule: { from: '00:00', to: '23:59' } } };
+    expect((await http.post('/api/devices/light-1/automation', automation, admin)).status).toBe(200);
+    // Past any minimum off time of the earlier tests' switches.
+    clock.advance(10 * 60_000);
+    tick();
+    await expect.poll(() => outputs.get(LIGHT)!.on).toBe(true);
+
+    refuseWrites();
+    const all = await http.post(`/api/devices/actions/turn-off-all/${GH}`, {}, admin);
+    expect(all.status).toBe(503);
+    expect(all.body.message).toContain(`LED Grow Light: auto mode off, but not recorded (${REFUSED})`);
+    expect(outputs.get(LIGHT)!.on).toBe(false);
+    // Its schedule still says on; the next ticks, past the minimum off time, leave it off.
+    clock.advance(10 * 60_000);
+    tick();
+    tick();
+    // An evaluation that switched it on would have within milliseconds (it did above); give it ample time.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(outputs.get(LIGHT)!.on).toBe(false);
+    expect(await device('light-1')).toMatchObject({ status: 'OFF', autoMode: false });
+    takeWrites();
+    // A setting written again is the truth again.
+    expect((await http.post('/api/devices/light-1/automation', { autoMode: false }, admin)).body.data).toMatchObject({ autoMode: false });
   });
 
   it('health says degraded while the readings cannot be committed, and ok once they are', async () => {

@@ -53,7 +53,7 @@ const COLUMN: Partial<Record<SensorField, keyof RecordedReading>> = {
  * live: one evaluation per sampling tick (and when a sensor was declared faulted), with the newest
  * value of every field, the same hysteresis, minimum times, schedule and sensor-loss fail-safe. It
  * touches nothing. Safety interlocks outside the engine (cut-off, pump limits) are not replayed.
- * Fed in pages (`feed`), so a long replay can give the event loop back between them.
+ * Fed a reading at a time (`add`), so a long replay can give the event loop back between its pages.
  */
 export class Replay {
   readonly #input: Omit<ReplayInput, 'readings'>;
@@ -109,11 +109,6 @@ export class Replay {
     this.#irrigation = program
       ? new IrrigationReplay({ program, tankLowLevelCm: input.deviceSettings.tankLowLevelCm, site: input.site, initialOn: this.#on, fromMs: input.fromMs })
       : null;
-  }
-
-  /** Folds readings in time order (`add` for each). */
-  feed(readings: Iterable<Readonly<RecordedReading>>): void {
-    for (const row of readings) this.add(row);
   }
 
   /**
@@ -212,6 +207,6 @@ export class Replay {
 /** The whole replay at once (tests, small windows). */
 export function replayRules(input: ReplayInput): AutomationPreview {
   const replay = new Replay(input);
-  replay.feed(input.readings);
+  for (const reading of input.readings) replay.add(reading);
   return replay.finish();
 }
