@@ -15,8 +15,8 @@ const megabytes = (bytes: number) => `${Math.floor(bytes / MIB)} MB`;
 const size = (bytes: number) => (bytes >= 1024 * MIB ? `${(bytes / (1024 * MIB)).toFixed(1)} GB` : megabytes(bytes));
 
 /**
- * STORAGE_LOW: the disk the database is on is nearly full. On a full disk nothing can be recorded: a
- * switch on is then refused, readings wait in memory, alerts are only logged (docs/storage.md, "When the
+ * STORAGE_LOW: the disk the database is on is nearly full. On a full disk nothing can be recorded:
+ * switches stand unrecorded, readings wait in memory, alerts are only logged (docs/storage.md, "When the
  * storage refuses a write"), so the warning comes while it can still be stored and sent. HIGH under
  * 256 MB, CRITICAL (mailed, pushed, sent again until acknowledged) under 64 MB; resolved above 512 MB.
  */
@@ -36,7 +36,7 @@ export function evaluateStorage(event: GatewayEvents['storageChecked'], active: 
     severity,
     message:
       `Storage almost full: ${megabytes(freeBytes)} free of ${size(totalBytes)} on the data disk (${dir}). ` +
-      'When it is full, switches and readings can no longer be recorded and devices cannot be switched on. Free some space or use a larger card.',
+      'When it is full, switches, readings and alerts can no longer be recorded. Free some space or use a larger card.',
     deviceId: null,
     value: Math.floor(freeBytes / MIB),
     threshold: Math.floor((severity === 'CRITICAL' ? STORAGE_CRITICAL_BYTES : STORAGE_LOW_BYTES) / MIB),

@@ -50,8 +50,8 @@ export interface GatewayEvents {
   deviceRemoved: { greenhouseId: string; deviceId: string };
   /** A safety interlock engaged (active=true) or released (active=false). */
   safetyEvent: { greenhouseId: string; kind: SafetyKind; deviceId: string; active: boolean; message: string; at: string };
-  /** The database started refusing writes (the minute's commit of readings failed), or takes them again. */
-  storageWrites: { refused: boolean; error: string | null };
+  /** The database started refusing writes (the minute's commit of readings failed: why), or takes them again (null). */
+  storageWrites: { error: string | null };
   /** The free space of the disk the database is on (server/lifecycle/storage-watch.ts). */
   storageChecked: { dir: string; freeBytes: number; totalBytes: number };
   /** A scheduled backup was written (written=true) or skipped because its target was unusable (reason). */

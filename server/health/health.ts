@@ -29,7 +29,7 @@ export const Health = Type.Object({
   clock: ClockStatus,
   /** The MQTT bridge; a broker that is away does not make the gateway degraded (it keeps running alone). */
   mqtt: Type.Optional(MqttStatus),
-  /** Features that failed to start (their error is in the journal): the gateway runs without them, degraded. */
+  /** Features that failed to start or serve (their error is in the journal): the gateway runs without them, degraded. */
   failedFeatures: Type.Optional(Type.Array(Type.String())),
 });
 export type Health = Static<typeof Health>;
@@ -81,7 +81,7 @@ export function healthStatus(input: {
   samplerHealthy?: boolean;
   /** False: the wall clock is not synchronised (schedules are held off). */
   clockSynchronised?: boolean;
-  /** How many features failed to start. */
+  /** How many features failed to start or serve. */
   failedFeatures?: number;
 }): Health['status'] {
   const staleSeconds = STALE_AFTER_MS / 1000;

@@ -11,8 +11,7 @@ import type { ChannelSender } from './kinds/types.ts';
 import { OutboxRepo } from './outbox-repo.ts';
 import { OutboxRetention } from './outbox-retention.ts';
 import { DEFAULT_OUTBOX_TIMING, OutboxWorker, type OutboxTiming } from './outbox-worker.ts';
-import { sendToEveryChannel } from './direct-send.ts';
-import { storageRefusedMessage } from './message.ts';
+import { StorageNews } from './storage-news.ts';
 import { publicUrlOf } from './public-url.ts';
 import { channelRoutes } from './routes.ts';
 
@@ -31,9 +30,6 @@ export interface NotificationsFeature extends Feature {
   dispatcher: NotificationDispatcher;
 }
 
-/** A storage that keeps failing and recovering is told to the channels at most this often. */
-const STORAGE_NEWS_EVERY_MS = 60 * 60_000;
-
 /** Alert channels (webhook, ntfy, Telegram, e-mail), the persistent outbox that feeds them, escalation. */
 export function createNotificationsFeature(ctx: AppContext, uses: NotificationsUses): NotificationsFeature {
   const { config, clock, bus, settings } = ctx;
@@ -48,22 +44,16 @@ export function createNotificationsFeature(ctx: AppContext, uses: NotificationsU
   const dispatcher = new NotificationDispatcher({ bus, channels: channelsRepo, outbox, worker, alerts: uses.alerts, settings, clock, logger, publicUrl, health });
   const retention = new OutboxRetention({ outbox, settings, clock, logger });
   const channels = new ChannelService({ channels: channelsRepo, outbox, worker, senders, greenhouseId: config.greenhouseId, publicUrl, health });
-  // The database refusing writes is the one news the outbox cannot hold: it goes past it, at most hourly.
-  let lastStorageNewsMs: number | null = null;
-  const sending = new Set<Promise<unknown>>();
-  const onStorageWrites = ({ refused, error }: { refused: boolean; error: string | null }) => {
-    const nowMs = clock.now();
-    if (!refused || (lastStorageNewsMs !== null && nowMs - lastStorageNewsMs < STORAGE_NEWS_EVERY_MS)) return;
-    lastStorageNewsMs = nowMs;
-    const attemptTimeoutMs = uses.timing?.attemptTimeoutMs ?? DEFAULT_OUTBOX_TIMING.attemptTimeoutMs;
-    const message = storageRefusedMessage(config.greenhouseId, error ?? 'unknown', publicUrl());
-    const sent = sendToEveryChannel({ channels: channelsRepo, senders, logger, attemptTimeoutMs }, message).catch((err: unknown) =>
-      logger.error({ err }, 'could not send the news of a storage that refuses writes'),
-    );
-    sending.add(sent);
-    void sent.finally(() => sending.delete(sent));
-  };
-  let offStorage = () => {};
+  const storageNews = new StorageNews({
+    bus,
+    channels: channelsRepo,
+    senders,
+    clock,
+    logger,
+    greenhouseId: config.greenhouseId,
+    publicUrl,
+    attemptTimeoutMs: uses.timing?.attemptTimeoutMs ?? DEFAULT_OUTBOX_TIMING.attemptTimeoutMs,
+  });
   return {
     name: 'notifications',
     channels,
@@ -73,17 +63,16 @@ export function createNotificationsFeature(ctx: AppContext, uses: NotificationsU
       await api.register(channelRoutes, { prefix: '/notifications', channels });
     },
     start() {
-      offStorage = bus.on('storageWrites', 'notifications', onStorageWrites);
+      storageNews.start();
       dispatcher.start();
       worker.start();
       retention.start();
     },
     async stop() {
-      offStorage();
       retention.stop();
       dispatcher.stop();
       await worker.stop();
-      await Promise.allSettled([...sending]);
+      await storageNews.stop();
     },
   };
 }

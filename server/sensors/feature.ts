@@ -40,7 +40,7 @@ export function createSensorsFeature(ctx: AppContext): SensorsFeature {
     clock,
     logger,
     // The readings' commit is the gateway's heartbeat write: its failing is the first sign of a full or failing card.
-    onCommitStateChange: (error) => ctx.bus.emit('storageWrites', { refused: error !== null, error }),
+    onCommitStateChange: (error) => ctx.bus.emit('storageWrites', { error }),
   });
   // A wall clock stepped back never writes readings into the past of the history (docs/hardware.md).
   const monotone = new MonotoneReadings({

@@ -47,7 +47,7 @@ describe('STORAGE_LOW while the data disk fills up', () => {
     const [warned, ...more] = await storageAlerts('active');
     expect(more).toEqual([]);
     expect(warned).toMatchObject({ severity: 'HIGH', value: 200, threshold: 256, deviceId: null });
-    expect(warned.message).toMatch(/^Storage almost full: 200 MB free of 14\.6 GB on the data disk \(.+\)\. When it is full, switches and readings can no longer be recorded/);
+    expect(warned.message).toMatch(/^Storage almost full: 200 MB free of 14\.6 GB on the data disk \(.+\)\. When it is full, switches, readings and alerts can no longer be recorded/);
 
     freeMb = 40;
     await fiveMinutesLater();

@@ -22,7 +22,7 @@ describe('STORAGE_LOW', () => {
     const [draft] = check(255).raise;
     expect(draft).toMatchObject({ causeKey: 'storage:low', alertType: 'STORAGE_LOW', severity: 'HIGH', deviceId: null, value: 255, threshold: 256 });
     expect(draft!.message).toBe(
-      'Storage almost full: 255 MB free of 14.6 GB on the data disk (/var/lib/greenhouse). When it is full, switches and readings can no longer be recorded and devices cannot be switched on. Free some space or use a larger card.',
+      'Storage almost full: 255 MB free of 14.6 GB on the data disk (/var/lib/greenhouse). When it is full, switches, readings and alerts can no longer be recorded. Free some space or use a larger card.',
     );
   });
 
