@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { signUpViaUi, useBrowserSession } from './harness.ts';
+import { signInViaUi, signUpViaUi, useBrowserSession } from './harness.ts';
 
 const SCREENS = process.env.SCREENSHOT_DIR ?? '/work/screens/overnight';
 
@@ -17,6 +17,10 @@ describe('storage notice', () => {
     await page.getByText('Sensor Overview').waitFor();
     expect(await page.getByTestId('storage-notice').count()).toBe(0);
 
+    const desk = await session.newPage({ viewport: { width: 1366, height: 900 } });
+    await signInViaUi(desk, { username: 'keeper', password: 'cucumbers-2026' });
+    await desk.getByText('Sensor Overview').waitFor();
+
     const gateway = session.server.gateway;
     gateway.database.sqlite.pragma('query_only = 1');
     try {
@@ -28,6 +32,11 @@ describe('storage notice', () => {
       expect(await notice.textContent()).toContain("The gateway's database refuses writes (writes refused: attempt to write a readonly database)");
       expect(await notice.textContent()).toContain('Devices still switch and their limits still act');
       await page.screenshot({ path: join(SCREENS, 'storage-notice-390.png') });
+      // The same on a laptop, on the Overview (signed in before: a sign-in is a write).
+      await desk.reload();
+      await desk.getByTestId('storage-notice').getByText('Nothing is being recorded').waitFor();
+      await desk.screenshot({ path: join(SCREENS, 'storage-notice-1366.png') });
+      await desk.context().close();
     } finally {
       gateway.database.sqlite.pragma('query_only = 0');
     }

@@ -134,6 +134,19 @@ describe('control while the storage refuses every write', () => {
     expect((await http.post('/api/devices/light-1/automation', { autoMode: false }, admin)).body.data).toMatchObject({ autoMode: false });
   });
 
+  it('a request that must write (a sign-in) is a 503 that says the storage refuses writes, not a server error', async () => {
+    refuseWrites();
+    try {
+      // The password is checked first: a wrong one is still a 401.
+      expect((await http.post('/api/auth/login', { username: 'boss', password: 'not-the-password' })).status).toBe(401);
+      const login = await http.post('/api/auth/login', { username: 'boss', password: 'correct-horse-1' });
+      expect(login.status).toBe(503);
+      expect(login.body.message).toBe(`The gateway's storage refuses writes: ${REFUSED}`);
+    } finally {
+      takeWrites();
+    }
+  });
+
   it('health says degraded while the readings cannot be committed, and ok once they are', async () => {
     const health = async () => (await http.get('/api/health', admin)).body.data;
     expect((await health()).database).toEqual({ ok: true });

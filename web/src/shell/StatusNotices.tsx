@@ -3,7 +3,7 @@
 // refused except switching off), or the gateway's clock is not synchronised (schedules hold their
 // devices off).
 import { Clock, CloudOff, HardDrive, Wrench } from 'lucide-react';
-import { useClockStatus, useDatabaseProblem } from '../api/clock.ts';
+import { useClockStatus, useDatabaseProblem } from '../api/shell-health.ts';
 import { useReachability } from '../api/reachability.ts';
 import { useMaintenanceMode } from '../api/settings.ts';
 import { formatClock } from '../format.ts';
