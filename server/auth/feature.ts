@@ -52,7 +52,9 @@ export function createAuthFeature(ctx: AppContext): AuthFeature {
   const { config, clock, database, bus } = ctx;
   const logger = featureLogger(ctx, 'auth');
   const users = new UsersRepo({ db: database.db, greenhouseId: config.greenhouseId, clock });
-  const revokedTokens = new RevokedTokens(config.dataDir);
+  const revokedTokens = new RevokedTokens(config.dataDir, (err) =>
+    logger.warn({ err: err.message }, 'a revoked token is held in memory only: the storage refuses writes'),
+  );
   const tokens = new TokenService({ secret: loadOrCreateJwtSecret(config.dataDir), sessionMaxMs: config.sessionMaxDays * DAY_MS, revoked: revokedTokens });
   const authenticate = makeAuthenticate(users, tokens, { allowPending: false });
   const setupCode = new SetupCode(config.dataDir);
@@ -73,6 +75,7 @@ export function createAuthFeature(ctx: AppContext): AuthFeature {
     const outcome = revokedTokens.revoke({ id: claims.jti, accountId: account.id, exp: claims.exp }, Math.floor(Date.now() / 1000));
     if (outcome === 'account-full') {
       const updated = users.update(account.id, { tokenVersion: account.tokenVersion + 1 });
+      revokedTokens.forgetAccount(account.id);
       bus.emit('accountRevoked', { accountId: account.id, reason });
       return updated;
     }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isStorageRefusal } from '../db/storage-refusal.ts';
 
 export const REVOKED_TOKENS_FILE = 'revoked-tokens.json';
 
@@ -19,13 +20,19 @@ interface Entry {
  * "Sessions"). Kept in the data dir (0600, replaced atomically) so a restart does not bring a signed-out
  * token back; entries leave when their token would have expired anyway (24 h at most), so the file
  * stays small. Time here is wall-clock seconds, as the tokens' `exp` is.
+ *
+ * When the storage refuses the file (a full SD card), a revocation still holds in memory, so sign-out and
+ * refresh keep working; the next save that succeeds writes it with the rest (docs/storage.md, "When the
+ * storage refuses a write"). `onUnsaved` is told each time.
  */
 export class RevokedTokens {
   readonly #path: string;
+  readonly #onUnsaved: (error: Error) => void;
   readonly #entries = new Map<string, Entry>();
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, onUnsaved: (error: Error) => void = () => {}) {
     this.#path = join(dataDir, REVOKED_TOKENS_FILE);
+    this.#onUnsaved = onUnsaved;
     this.#load();
   }
 
@@ -35,20 +42,25 @@ export class RevokedTokens {
 
   /**
    * Lists one token as revoked. Answers 'account-full' (and lists nothing) when the account already
-   * has MAX_REVOKED_PER_ACCOUNT listed: the caller then revokes every token of that account instead,
-   * so refreshing in a loop cannot grow the list without bound.
+   * has MAX_REVOKED_PER_ACCOUNT listed: the caller then revokes every token of that account instead
+   * and calls forgetAccount, so refreshing in a loop cannot grow the list without bound.
    */
   revoke(entry: Entry, nowS: number): 'revoked' | 'account-full' {
     this.#prune(nowS);
-    const ofAccount = [...this.#entries.values()].filter((e) => e.accountId === entry.accountId);
-    if (ofAccount.length >= MAX_REVOKED_PER_ACCOUNT) {
-      for (const e of ofAccount) this.#entries.delete(e.id);
-      this.#save();
-      return 'account-full';
-    }
+    const listed = [...this.#entries.values()].filter((e) => e.accountId === entry.accountId).length;
+    if (listed >= MAX_REVOKED_PER_ACCOUNT) return 'account-full';
     this.#entries.set(entry.id, entry);
     this.#save();
     return 'revoked';
+  }
+
+  /**
+   * Drops an account's entries once all its tokens are revoked another way (its token version moved on).
+   * Only then: dropped first, they would be valid again if that other way failed.
+   */
+  forgetAccount(accountId: number): void {
+    for (const [id, e] of this.#entries) if (e.accountId === accountId) this.#entries.delete(id);
+    this.#save();
   }
 
   #prune(nowS: number): void {
@@ -71,7 +83,12 @@ export class RevokedTokens {
 
   #save(): void {
     const tmp = `${this.#path}.tmp`;
-    writeFileSync(tmp, JSON.stringify([...this.#entries.values()]), { mode: 0o600 });
-    renameSync(tmp, this.#path);
+    try {
+      writeFileSync(tmp, JSON.stringify([...this.#entries.values()]), { mode: 0o600 });
+      renameSync(tmp, this.#path);
+    } catch (err) {
+      if (!isStorageRefusal(err)) throw err;
+      this.#onUnsaved(err);
+    }
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { FailureEnvelope } from '../contract/common.ts';
 import type { Preferences, RegistrationMode, Role } from '../contract/user.ts';
+import { isStorageRefusal } from '../db/storage-refusal.ts';
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../http/errors.ts';
 import { ok } from '../http/reply.ts';
 import type { AccountBackoff } from './account-backoff.ts';
@@ -132,8 +133,23 @@ export async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOp
     }
     limiters.perAccount.recordSuccess(account);
     limiters.accountWide.recordSuccess(name);
-    return session(users.recordLogin(user.id), 'Login successful');
+    return session(recordedSignIn(user, request), 'Login successful');
   });
+
+  /**
+   * The account with its sign-in recorded. On a storage that refuses writes (a full SD card) the grower
+   * still gets in, unrecorded: that is when the dashboard is needed most (docs/storage.md, "When the
+   * storage refuses a write").
+   */
+  function recordedSignIn(user: UserRow, request: FastifyRequest): UserRow {
+    try {
+      return users.recordLogin(user.id);
+    } catch (err) {
+      if (!isStorageRefusal(err)) throw err;
+      request.log.warn({ username: user.username, err: err.message }, 'sign-in not recorded: the storage refuses writes');
+      return user;
+    }
+  }
 
   app.get('/demo', { schema: { response: { 200: DemoReply } } }, async () => {
     const setupRequired = users.count() === 0;

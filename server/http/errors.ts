@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DEVICE_ID_PATTERN, SAFE_TEXT_PATTERN, VISIBLE_TEXT_PATTERN, type FailureEnvelope } from '../contract/common.ts';
+import { isStorageRefusal } from '../db/storage-refusal.ts';
 import { DomainError, NotYetError, type DomainErrorKind, type RefusingLock } from '../domain/errors.ts';
 
 /** An error whose message is safe and useful to show the client, with its HTTP status. */
@@ -27,12 +28,6 @@ const STATUS_OF_DOMAIN_ERROR: Record<DomainErrorKind, number> = {
   busy: 429,
 };
 
-/**
- * SQLite's answer when the disk is full or the file system went read-only (an SD card at its end): not
- * the request's fault nor a bug, and the grower should know which (docs/storage.md).
- */
-const STORAGE_REFUSED = /^SQLITE_(FULL|READONLY|IOERR)/;
-
 /** An error turned into what a client may see: its status, message and field (or null for a 5xx). */
 export function clientErrorOf(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
@@ -40,11 +35,7 @@ export function clientErrorOf(error: unknown): HttpError | null {
     const errors = error.field ? [{ field: error.field, message: error.message }] : undefined;
     return new HttpError(STATUS_OF_DOMAIN_ERROR[error.kind], error.message, errors, error.lock);
   }
-  // better-sqlite3's SqliteError, by its name and code (the HTTP layer does not load the driver).
-  const code = (error as { code?: unknown } | null)?.code;
-  if (error instanceof Error && error.name === 'SqliteError' && typeof code === 'string' && STORAGE_REFUSED.test(code)) {
-    return new HttpError(503, `The gateway's storage refuses writes: ${error.message}`);
-  }
+  if (isStorageRefusal(error)) return new HttpError(503, `The gateway's storage refuses writes: ${error.message}`);
   return null;
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,6 +9,7 @@ import { ConfigSchema } from '../../server/config/schema.ts';
 import { fakeHardware, fakeOutputs, type FakeOutput } from '../support/fake-outputs.ts';
 import { snapshotOf } from '../support/snapshots.ts';
 import { createGateway } from '../../server/gateway.ts';
+import { REVOKED_TOKENS_FILE } from '../../server/auth/revoked-tokens.ts';
 import { DATABASE_FILE } from '../../server/db/open.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { rememberDataDir } from '../support/setup-code.ts';
@@ -134,16 +135,42 @@ describe('control while the storage refuses every write', () => {
     expect((await http.post('/api/devices/light-1/automation', { autoMode: false }, admin)).body.data).toMatchObject({ autoMode: false });
   });
 
-  it('a request that must write (a sign-in) is a 503 that says the storage refuses writes, not a server error', async () => {
+  it('a request that must write (a profile change) is a 503 that says the storage refuses writes, not a server error', async () => {
     refuseWrites();
     try {
-      // The password is checked first: a wrong one is still a 401.
-      expect((await http.post('/api/auth/login', { username: 'boss', password: 'not-the-password' })).status).toBe(401);
-      const login = await http.post('/api/auth/login', { username: 'boss', password: 'correct-horse-1' });
-      expect(login.status).toBe(503);
-      expect(login.body.message).toBe(`The gateway's storage refuses writes: ${REFUSED}`);
+      const profile = await http.put('/api/auth/profile', { email: 'boss@farm.example' }, admin);
+      expect(profile.status).toBe(503);
+      expect(profile.body.message).toBe(`The gateway's storage refuses writes: ${REFUSED}`);
     } finally {
       takeWrites();
+    }
+    expect((await http.get('/api/auth/me', admin)).body.data.email).toBe('boss@example.com');
+  });
+
+  it('a grower can still sign in, refresh and sign out: the sign-in unrecorded, the revocations held in memory', async () => {
+    // The revoked tokens' file refused too, as on a full card: its next write goes to /dev/full (ENOSPC).
+    const revokedTemp = join(gw.dataDir, `${REVOKED_TOKENS_FILE}.tmp`);
+    symlinkSync('/dev/full', revokedTemp);
+    refuseWrites();
+    try {
+      // The password is still checked: a wrong one is a 401.
+      expect((await http.post('/api/auth/login', { username: 'boss', password: 'not-the-password' })).status).toBe(401);
+      const login = await http.post('/api/auth/login', { username: 'boss', password: 'correct-horse-1' });
+      expect(login.status).toBe(200);
+      const phone = login.body.token as string;
+      expect((await http.get(`/api/devices/${GH}`, phone)).status).toBe(200);
+
+      const refreshed = await http.post('/api/auth/refresh', undefined, phone);
+      expect(refreshed.status).toBe(200);
+      expect((await http.get(`/api/devices/${GH}`, phone)).status).toBe(401);
+      const renewed = refreshed.body.token as string;
+      expect((await http.get(`/api/devices/${GH}`, renewed)).status).toBe(200);
+
+      expect((await http.post('/api/auth/logout', undefined, renewed)).status).toBe(200);
+      expect((await http.get(`/api/devices/${GH}`, renewed)).status).toBe(401);
+    } finally {
+      takeWrites();
+      rmSync(revokedTemp);
     }
   });
 
