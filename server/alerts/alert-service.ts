@@ -3,6 +3,7 @@ import { evaluateChannelHealth } from './channel-alert.ts';
 import { evaluateStorage } from './storage-alert.ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../../common/clock.ts';
+import { isStorageRefusal } from '../db/storage-refusal.ts';
 import type { Alert, AlertStats, Severity } from '../contract/alert.ts';
 import { MANUAL_RESOLUTION } from '../contract/alert.ts';
 import type { SensorSnapshot, SensorType } from '../contract/reading.ts';
@@ -12,7 +13,7 @@ import type { SettingsService } from '../settings/settings-service.ts';
 import { toAlert, type AlertFilter, type AlertRow, type AlertsRepo, type NewAlert } from './alerts-repo.ts';
 import type { EmailNotifier } from './email-notifier.ts';
 import { evaluateCondensation, type CondensationState } from './condensation.ts';
-import { evaluateSafety, evaluateSensorHealth, evaluateInstanceHealth, evaluateThresholds, type Evaluation } from './evaluator.ts';
+import { evaluateSafety, evaluateSensorHealth, evaluateInstanceHealth, evaluateThresholds, type AlertDraft, type Evaluation } from './evaluator.ts';
 
 export interface AlertServiceDeps {
   repo: AlertsRepo;
@@ -28,6 +29,15 @@ export interface AlertServiceDeps {
 }
 
 const OWNER = 'alerts';
+
+/** An alert the gateway raised but could not store: what a channel needs to hear of it. */
+export interface UnrecordedAlert {
+  alertType: string;
+  severity: Severity;
+  message: string;
+  deviceId: string | null;
+  raisedAtMs: number;
+}
 
 /**
  * Turns what happens in the greenhouse into alerts: feeds bus events to the pure evaluator, applies its
@@ -157,26 +167,54 @@ export class AlertService {
   #apply(evaluation: Evaluation): void {
     for (const causeKey of evaluation.clearAcknowledged) this.#acknowledged.delete(causeKey);
     for (const resolution of evaluation.resolve) {
-      const row = this.deps.repo.resolve(resolution.id, resolution.actionTaken);
+      let row: AlertRow | undefined;
+      try {
+        row = this.deps.repo.resolve(resolution.id, resolution.actionTaken);
+      } catch (err) {
+        if (!isStorageRefusal(err)) throw err;
+        // Stays active in the database; resolved at a later reading once writes are taken again.
+        this.deps.logger.warn({ err: err.message, alertId: resolution.id }, 'alert not resolved: the storage refuses writes');
+        continue;
+      }
       if (row) this.deps.bus.emit('alertResolved', { alert: toAlert(row) });
     }
     for (const draft of evaluation.escalate) {
-      const row = this.deps.repo.escalate(draft.id, { severity: draft.severity, message: draft.message, value: draft.value });
+      let row: AlertRow | undefined;
+      try {
+        row = this.deps.repo.escalate(draft.id, { severity: draft.severity, message: draft.message, value: draft.value });
+      } catch (err) {
+        if (!isStorageRefusal(err)) throw err;
+        this.#unrecorded(draft, err);
+        continue;
+      }
       if (!row) continue;
       const alert = toAlert(row);
       // Same _id: the dashboard replaces the alert it shows (spec: a realtime event replaces by _id).
       this.deps.bus.emit('alertRaised', { alert });
       this.deps.notifier.notify(alert, draft.causeKey);
     }
-    for (const { causeKey, alertType, severity, message, deviceId, value, threshold } of evaluation.raise) {
+    for (const draft of evaluation.raise) {
+      const { causeKey, alertType, severity, message, deviceId, value, threshold } = draft;
       this.#acknowledged.delete(causeKey);
       try {
         this.#raise({ causeKey, alertType, severity, message, deviceId, value, threshold });
       } catch (err) {
+        if (isStorageRefusal(err)) this.#unrecorded(draft, err);
         // The unique index on active cause keys refused a duplicate: the alert is already there.
-        this.deps.logger.error({ err, causeKey }, 'alert not raised');
+        else this.deps.logger.error({ err, causeKey }, 'alert not raised');
       }
     }
+  }
+
+  /**
+   * An alert raised or made worse that the storage refused: nowhere to keep it, the outbox included, so
+   * the notifications feature sends it past the outbox (docs/storage.md, "When the storage refuses a
+   * write"). Its cause persists, so it comes again at the next evaluation: what is sent and logged is
+   * thinned out there (server/notifications/unrecorded-alerts.ts), not at every reading here.
+   */
+  #unrecorded(draft: AlertDraft, err: Error): void {
+    const alert = { alertType: draft.alertType, severity: draft.severity, message: draft.message, deviceId: draft.deviceId, raisedAtMs: this.deps.clock.now() };
+    this.deps.bus.emit('alertUnrecorded', { alert, error: err.message });
   }
 
   #raise(alert: NewAlert): Alert {

@@ -1,3 +1,4 @@
+import type { UnrecordedAlert } from '../alerts/alert-service.ts';
 import type { Alert } from '../contract/alert.ts';
 import type { ControlLog, Device } from '../contract/device.ts';
 import type { Reading, SensorSnapshot, SensorType } from '../contract/reading.ts';
@@ -59,6 +60,8 @@ export interface GatewayEvents {
   /** An alert channel started failing (every attempt for some minutes), or delivers again, or was deleted. */
   channelHealthChanged: ChannelHealthChange;
   alertRaised: { alert: Alert };
+  /** An alert the gateway raised could not be stored (the storage refuses writes: why); it exists nowhere else. */
+  alertUnrecorded: { alert: UnrecordedAlert; error: string };
   alertResolved: { alert: Alert };
   /** A person acknowledged an active alert (first time only): escalation stops, banners go. */
   alertAcknowledged: { alert: Alert };

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock, TimerHandle } from '../../common/clock.ts';
-import type { Alert, KnownAlertType, Severity } from '../contract/alert.ts';
+import { SEVERITY_RANK } from '../alerts/evaluator.ts';
+import type { Alert, KnownAlertType } from '../contract/alert.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import type { ChannelHealth } from './channel-health.ts';
@@ -10,7 +11,6 @@ import type { OutboxRepo } from './outbox-repo.ts';
 import type { OutboxWorker } from './outbox-worker.ts';
 import { inQuietHours } from './quiet-hours.ts';
 
-const RANK: Record<Severity, number> = { LOW: 0, MEDIUM: 1, HIGH: 2, CRITICAL: 3 };
 const OWNER = 'notifications';
 const CHANNEL_FAILING = 'CHANNEL_FAILING' satisfies KnownAlertType;
 /** How often unacknowledged CRITICAL alerts are looked for; escalation is at most this late. */
@@ -72,7 +72,7 @@ export class NotificationDispatcher {
     let queued = 0;
     for (const row of this.deps.channels.list()) {
       const channel = toStored(row);
-      if (RANK[alert.severity] < RANK[channel.minSeverity]) continue;
+      if (SEVERITY_RANK[alert.severity] < SEVERITY_RANK[channel.minSeverity]) continue;
       if (inQuietHours(channel.quietHours, nowMs)) continue;
       if (alert.alertType === CHANNEL_FAILING && this.deps.health?.isFailing(channel.channelId)) continue;
       if (this.deps.outbox.alreadyQueued(Number(alert._id), channel.channelId, alert.severity)) continue;
@@ -80,8 +80,8 @@ export class NotificationDispatcher {
       const subject = alert.alertType === CHANNEL_FAILING ? alert._id : (alert.deviceId ?? '');
       const cause = `${channel.channelId}|${alert.alertType}|${subject}`;
       const last = this.#lastSent.get(cause);
-      if (last && nowMs - last.atMs < REPEAT_WINDOW_MS && RANK[alert.severity] <= last.rank) continue;
-      this.#lastSent.set(cause, { atMs: nowMs, rank: RANK[alert.severity] });
+      if (last && nowMs - last.atMs < REPEAT_WINDOW_MS && SEVERITY_RANK[alert.severity] <= last.rank) continue;
+      this.#lastSent.set(cause, { atMs: nowMs, rank: SEVERITY_RANK[alert.severity] });
       this.deps.outbox.enqueue({ channelId: channel.channelId, alertId: Number(alert._id), reason: 'alert', message: alertMessage(alert, 'alert', this.deps.publicUrl()) });
       queued++;
     }

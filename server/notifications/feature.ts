@@ -12,6 +12,7 @@ import { OutboxRepo } from './outbox-repo.ts';
 import { OutboxRetention } from './outbox-retention.ts';
 import { DEFAULT_OUTBOX_TIMING, OutboxWorker, type OutboxTiming } from './outbox-worker.ts';
 import { StorageNews } from './storage-news.ts';
+import { UnrecordedAlerts } from './unrecorded-alerts.ts';
 import { publicUrlOf } from './public-url.ts';
 import { channelRoutes } from './routes.ts';
 
@@ -44,7 +45,8 @@ export function createNotificationsFeature(ctx: AppContext, uses: NotificationsU
   const dispatcher = new NotificationDispatcher({ bus, channels: channelsRepo, outbox, worker, alerts: uses.alerts, settings, clock, logger, publicUrl, health });
   const retention = new OutboxRetention({ outbox, settings, clock, logger });
   const channels = new ChannelService({ channels: channelsRepo, outbox, worker, senders, greenhouseId: config.greenhouseId, publicUrl, health });
-  const storageNews = new StorageNews({
+  // Past the outbox, for when the database (and the outbox in it) refuses writes.
+  const directSend = {
     bus,
     channels: channelsRepo,
     senders,
@@ -53,7 +55,9 @@ export function createNotificationsFeature(ctx: AppContext, uses: NotificationsU
     greenhouseId: config.greenhouseId,
     publicUrl,
     attemptTimeoutMs: uses.timing?.attemptTimeoutMs ?? DEFAULT_OUTBOX_TIMING.attemptTimeoutMs,
-  });
+  };
+  const storageNews = new StorageNews(directSend);
+  const unrecordedAlerts = new UnrecordedAlerts(directSend);
   return {
     name: 'notifications',
     channels,
@@ -64,6 +68,7 @@ export function createNotificationsFeature(ctx: AppContext, uses: NotificationsU
     },
     start() {
       storageNews.start();
+      unrecordedAlerts.start();
       dispatcher.start();
       worker.start();
       retention.start();
@@ -73,6 +78,7 @@ export function createNotificationsFeature(ctx: AppContext, uses: NotificationsU
       dispatcher.stop();
       await worker.stop();
       await storageNews.stop();
+      await unrecordedAlerts.stop();
     },
   };
 }

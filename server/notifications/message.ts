@@ -1,3 +1,4 @@
+import type { UnrecordedAlert } from '../alerts/alert-service.ts';
 import type { Alert, Severity } from '../contract/alert.ts';
 import type { DeliveryReason } from '../contract/notification.ts';
 
@@ -70,7 +71,24 @@ export function storageRefusedMessage(greenhouseId: string, error: string, publi
     greenhouseId,
     severity: 'CRITICAL',
     title: 'CRITICAL: greenhouse gateway cannot record',
-    body: `The database of greenhouse ${greenhouseId} refuses writes (${error}): the SD card is full or failing. Devices still switch and their limits still act, but readings, switches and alerts are not stored, and no other alert can be sent until it is fixed. Free space on the card, or replace it.`,
+    body: `The database of greenhouse ${greenhouseId} refuses writes (${error}): the SD card is full or failing. Devices still switch and their limits still act, but readings, switches and alerts are not stored; new alerts are sent once, without retries, and cannot be acknowledged. Free space on the card, or replace it.`,
+    link: publicUrl,
+    alert: null,
+  };
+}
+
+/**
+ * An alert raised while the database refuses writes, sent past the outbox (./unrecorded-alerts.ts): it
+ * has no id, so the link leads to the dashboard rather than to the alert.
+ */
+export function unrecordedAlertMessage(greenhouseId: string, alert: UnrecordedAlert, publicUrl: string): NotificationMessage {
+  const type = alert.alertType.replaceAll('_', ' ');
+  return {
+    event: 'alert',
+    greenhouseId,
+    severity: alert.severity,
+    title: `${alert.severity}: ${type}`,
+    body: `${alert.message}\nGreenhouse ${greenhouseId}, raised ${new Date(alert.raisedAtMs).toISOString()}. Not recorded: the gateway's storage refuses writes, so this alert is not on the dashboard.`,
     link: publicUrl,
     alert: null,
   };

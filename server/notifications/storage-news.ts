@@ -1,24 +1,8 @@
-import type { Logger } from 'pino';
-import type { Clock } from '../../common/clock.ts';
-import type { EventBus } from '../events/bus.ts';
-import type { ChannelsRepo } from './channels-repo.ts';
-import { sendToEveryChannel } from './direct-send.ts';
-import type { SenderRegistry } from './kinds/index.ts';
+import { sendToEveryChannel, type PastOutboxDeps } from './direct-send.ts';
 import { storageRefusedMessage } from './message.ts';
 
 /** A storage that keeps failing and recovering is told to the channels at most this often. */
 export const STORAGE_NEWS_EVERY_MS = 60 * 60_000;
-
-export interface StorageNewsDeps {
-  bus: EventBus;
-  channels: Pick<ChannelsRepo, 'list'>;
-  senders: SenderRegistry;
-  clock: Clock;
-  logger: Logger;
-  greenhouseId: string;
-  publicUrl: () => string;
-  attemptTimeoutMs: number;
-}
 
 /**
  * When the database starts refusing writes (`storageWrites`), says so to every channel past the outbox,
@@ -29,7 +13,7 @@ export class StorageNews {
   readonly #sending = new Set<Promise<unknown>>();
   #off: (() => void) | null = null;
 
-  constructor(private readonly deps: StorageNewsDeps) {}
+  constructor(private readonly deps: PastOutboxDeps) {}
 
   start(): void {
     this.#off = this.deps.bus.on('storageWrites', 'notifications', ({ error }) => {
