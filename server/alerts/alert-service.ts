@@ -13,7 +13,7 @@ import type { SettingsService } from '../settings/settings-service.ts';
 import { toAlert, type AlertFilter, type AlertRow, type AlertsRepo, type NewAlert } from './alerts-repo.ts';
 import type { EmailNotifier } from './email-notifier.ts';
 import { evaluateCondensation, type CondensationState } from './condensation.ts';
-import { evaluateSafety, evaluateSensorHealth, evaluateInstanceHealth, evaluateThresholds, type AlertDraft, type Evaluation } from './evaluator.ts';
+import { evaluateSafety, evaluateSensorHealth, evaluateInstanceHealth, evaluateThresholds, SEVERITY_RANK, type AlertDraft, type Evaluation } from './evaluator.ts';
 
 export interface AlertServiceDeps {
   repo: AlertsRepo;
@@ -29,6 +29,8 @@ export interface AlertServiceDeps {
 }
 
 const OWNER = 'alerts';
+/** An unrecorded alert is told again after this long (the dispatcher's REPEAT_WINDOW_MS for stored ones). */
+export const UNRECORDED_REPEAT_MS = 30 * 60_000;
 
 /** An alert the gateway raised but could not store: what a channel needs to hear of it. */
 export interface UnrecordedAlert {
@@ -53,6 +55,8 @@ export class AlertService {
    */
   readonly #acknowledged = new Map<string, Severity>();
   #condensation: CondensationState = { withinMarginSinceMs: null };
+  /** Causes whose alert could not be stored, when they were last told and how bad (see #unrecorded). */
+  readonly #unrecordedTold = new Map<string, { atMs: number; rank: number }>();
 
   constructor(private readonly deps: AlertServiceDeps) {}
 
@@ -209,11 +213,18 @@ export class AlertService {
   /**
    * An alert raised or made worse that the storage refused: nowhere to keep it, the outbox included, so
    * the notifications feature sends it past the outbox (docs/storage.md, "When the storage refuses a
-   * write"). Its cause persists, so it comes again at the next evaluation: what is sent and logged is
-   * thinned out there (server/notifications/unrecorded-alerts.ts), not at every reading here.
+   * write"). Its cause persists, so it comes again at every evaluation: it is told again only when it
+   * got worse, or after the repeat window, as the dispatcher spaces a flapping alert.
    */
   #unrecorded(draft: AlertDraft, err: Error): void {
-    const alert = { alertType: draft.alertType, severity: draft.severity, message: draft.message, deviceId: draft.deviceId, raisedAtMs: this.deps.clock.now() };
+    const nowMs = this.deps.clock.now();
+    for (const [cause, last] of this.#unrecordedTold) if (nowMs - last.atMs >= UNRECORDED_REPEAT_MS) this.#unrecordedTold.delete(cause);
+    const rank = SEVERITY_RANK[draft.severity];
+    const last = this.#unrecordedTold.get(draft.causeKey);
+    if (last && rank <= last.rank) return;
+    this.#unrecordedTold.set(draft.causeKey, { atMs: nowMs, rank });
+    this.deps.logger.error({ causeKey: draft.causeKey, severity: draft.severity, err: err.message }, 'alert not stored (the storage refuses writes): sent past the outbox');
+    const alert = { alertType: draft.alertType, severity: draft.severity, message: draft.message, deviceId: draft.deviceId, raisedAtMs: nowMs };
     this.deps.bus.emit('alertUnrecorded', { alert, error: err.message });
   }
 

@@ -1,3 +1,4 @@
+import type { UnrecordedAlert } from '../alerts/alert-service.ts';
 import type { Alert, Severity } from '../contract/alert.ts';
 import type { PushMessage } from '../contract/push.ts';
 import type { PushUrgency } from './web-push-sender.ts';
@@ -32,5 +33,17 @@ export function alertPushMessage(alert: Alert): PushMessage {
     alertId: alert._id,
     url: '/dashboard/alerts',
     tag: `alert-${alert._id}`,
+  };
+}
+
+/** The notification of an alert the storage refused (docs/storage.md): it has no id, nor a place on the alerts screen. */
+export function unrecordedAlertPushMessage(alert: UnrecordedAlert): PushMessage {
+  return {
+    title: `${alert.severity} alert: ${alert.alertType.replaceAll('_', ' ').toLowerCase()}`,
+    body: `${alert.message.slice(0, 400)} (not recorded: the gateway's storage refuses writes)`,
+    severity: alert.severity,
+    alertId: null,
+    url: '/dashboard',
+    tag: `unrecorded-${alert.alertType}-${alert.deviceId ?? ''}`,
   };
 }

@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { Clock, TimerHandle } from '../../common/clock.ts';
 import type { Alert } from '../contract/alert.ts';
+import { isStorageRefusal } from '../db/storage-refusal.ts';
 import type { PushMessage, PushTestResult } from '../contract/push.ts';
 import type { EventBus } from '../events/bus.ts';
-import { alertPushMessage, meetsSeverity, ttlSecondsOf, urgencyOf } from './alert-message.ts';
+import { alertPushMessage, meetsSeverity, ttlSecondsOf, unrecordedAlertPushMessage, urgencyOf } from './alert-message.ts';
 import type { PushSubscriptionRow, PushSubscriptionsRepo } from './subscriptions-repo.ts';
 import type { PushUrgency, WebPushSender } from './web-push-sender.ts';
 
@@ -45,10 +46,21 @@ export class AlertPusher {
   }
 
   start(bus: EventBus): void {
-    this.#off = bus.on('alertRaised', 'push', ({ alert }) => {
+    const offRaised = bus.on('alertRaised', 'push', ({ alert }) => {
       if (this.#options.routedByChannels?.()) return;
       this.#track(this.pushAlert(alert));
     });
+    // An alert the storage refused (docs/storage.md): no retries, since their bookkeeping cannot be written either.
+    const offUnrecorded = bus.on('alertUnrecorded', 'push', ({ alert }) => {
+      if (this.#options.routedByChannels?.()) return;
+      const rows = this.#options.repo.all().filter((row) => meetsSeverity(alert.severity, row.minSeverity));
+      const delivery = { message: unrecordedAlertPushMessage(alert), urgency: urgencyOf(alert.severity), ttlSeconds: ttlSecondsOf(alert.severity) };
+      this.#track(this.#sendAll(rows, delivery, false));
+    });
+    this.#off = () => {
+      offRaised();
+      offUnrecorded();
+    };
   }
 
   async stop(): Promise<void> {
@@ -94,15 +106,15 @@ export class AlertPusher {
     const { repo, sender, logger } = this.#options;
     const outcome = await sender.send({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, delivery.message, delivery);
     if (outcome.status === 'delivered') {
-      repo.recordDelivered(row.id);
+      this.#bookkeep(() => repo.recordDelivered(row.id));
       return true;
     }
     if (outcome.status === 'gone') {
       logger.info({ subscriptionId: row.id, reason: outcome.message }, 'push subscription gone: removed');
-      repo.removeById(row.id);
+      this.#bookkeep(() => repo.removeById(row.id));
       return false;
     }
-    repo.recordFailure(row.id, outcome.message);
+    this.#bookkeep(() => repo.recordFailure(row.id, outcome.message));
     const waitMs = attempt === null || !outcome.retryable ? undefined : this.#retryDelaysMs[attempt];
     logger.warn({ subscriptionId: row.id, reason: outcome.message, retryInMs: waitMs ?? null }, 'push not delivered');
     if (waitMs !== undefined) {
@@ -115,6 +127,16 @@ export class AlertPusher {
       this.#timers.add(timer);
     }
     return false;
+  }
+
+  /** A subscription's delivery record: lost, not fatal, on a storage that refuses writes (the push went or not all the same). */
+  #bookkeep(write: () => unknown): void {
+    try {
+      write();
+    } catch (err) {
+      if (!isStorageRefusal(err)) throw err;
+      this.#options.logger.warn({ err: err.message }, 'push subscription record not written: the storage refuses writes');
+    }
   }
 
   #track(work: Promise<unknown>): void {

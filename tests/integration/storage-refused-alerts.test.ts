@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock.ts';
-import { REPEAT_WINDOW_MS } from '../../server/notifications/dispatcher.ts';
+import { UNRECORDED_REPEAT_MS } from '../../server/alerts/alert-service.ts';
 import { snapshotOf } from '../support/snapshots.ts';
 import { startReceiver } from '../support/receivers.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
@@ -65,7 +65,7 @@ describe('an alert raised while the database refuses writes still reaches the ch
     sample(1);
     await settle();
     expect(alertsAt(hook)).toHaveLength(1);
-    clock.advance(REPEAT_WINDOW_MS);
+    clock.advance(UNRECORDED_REPEAT_MS);
     sample(1);
     await expect.poll(() => alertsAt(hook)).toHaveLength(2);
 

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock.ts';
+import { snapshotOf } from '../support/snapshots.ts';
 import { startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { httpClient, registerUser, type HttpClient } from '../support/http.ts';
 import { checkVapid, startPushReceiver, type FakeBrowser, type PushReceiver } from '../support/push-receiver.ts';
@@ -175,6 +176,32 @@ describe('Web Push of alerts, against a push service on the loopback', () => {
     expect(gw.push.repo.all().map((r) => r.endpoint)).toContain(theirs.subscription.endpoint);
     expect((await http.del('/api/users/watcher', admin)).status).toBe(200);
     expect(gw.push.repo.all().map((r) => r.endpoint)).not.toContain(theirs.subscription.endpoint);
+  });
+
+  it('pushes an alert the storage refused to store (frost on a full card), once, with no alert to open', async () => {
+    const night = receiver.browser('/push/night');
+    expect((await subscribe(admin, night, 'HIGH')).status).toBe(201);
+    const frost = () => gw.bus.emit('sampleTaken', { greenhouseId: 'greenhouse-001', readings: [], snapshot: snapshotOf({ temperature: 1 }, clock.now()) });
+    gw.database.sqlite.pragma('query_only = 1');
+    try {
+      frost();
+      await expect.poll(() => pushesTo(night)).toEqual([
+        {
+          alertId: null,
+          severity: 'CRITICAL',
+          title: 'CRITICAL alert: temperature low',
+          body: "Temperature 1 °C is below the low threshold of 10 °C (not recorded: the gateway's storage refuses writes)",
+          url: '/dashboard',
+          tag: 'unrecorded-TEMPERATURE_LOW-',
+        },
+      ]);
+      frost();
+      await gw.push.pusher.idle();
+      expect(pushesTo(night)).toHaveLength(1);
+    } finally {
+      gw.database.sqlite.pragma('query_only = 0');
+    }
+    expect((await http.request('DELETE', '/api/push/subscriptions', { body: { endpoint: night.subscription.endpoint }, token: admin })).status).toBe(200);
   });
 });
 

@@ -6,7 +6,6 @@ import type { Severity } from '../../../../server/contract/alert.ts';
 import { EventBus } from '../../../../server/events/bus.ts';
 import type { ChannelRow } from '../../../../server/notifications/channels-repo.ts';
 import type { ChannelSender } from '../../../../server/notifications/kinds/types.ts';
-import { REPEAT_WINDOW_MS } from '../../../../server/notifications/dispatcher.ts';
 import { UnrecordedAlerts } from '../../../../server/notifications/unrecorded-alerts.ts';
 
 /** Local noon: inside quiet hours of 00:00-23:59 in any time zone. */
@@ -42,7 +41,7 @@ function setUp(rows: ChannelRow[]) {
     await unrecorded.stop();
     unrecorded.start();
   };
-  return { clock, sent, raise };
+  return { sent, raise };
 }
 
 describe('UnrecordedAlerts', () => {
@@ -52,18 +51,5 @@ describe('UnrecordedAlerts', () => {
     expect(sent).toEqual(['all: MEDIUM: TEMPERATURE LOW']);
     await raise('CRITICAL');
     expect(sent.slice(1).sort()).toEqual(['all: CRITICAL: TEMPERATURE LOW', 'high: CRITICAL: TEMPERATURE LOW', 'night: CRITICAL: TEMPERATURE LOW']);
-  });
-
-  it('sends a cause again only when it got worse or after the repeat window', async () => {
-    const { clock, sent, raise } = setUp([channel('all', 'LOW')]);
-    await raise('HIGH');
-    await raise('HIGH');
-    await raise('MEDIUM');
-    expect(sent).toHaveLength(1);
-    await raise('HIGH', 'HUMIDITY_HIGH');
-    expect(sent).toHaveLength(2);
-    clock.advance(REPEAT_WINDOW_MS);
-    await raise('HIGH');
-    expect(sent).toEqual(['all: HIGH: TEMPERATURE LOW', 'all: HIGH: HUMIDITY HIGH', 'all: HIGH: TEMPERATURE LOW']);
   });
 });
