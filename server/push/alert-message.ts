@@ -44,6 +44,6 @@ export function unrecordedAlertPushMessage(alert: UnrecordedAlert): PushMessage 
     severity: alert.severity,
     alertId: null,
     url: '/dashboard',
-    tag: `unrecorded-${alert.alertType}-${alert.deviceId ?? ''}`,
+    tag: `unrecorded-${alert.alertType}${alert.deviceId ? `-${alert.deviceId}` : ''}`,
   };
 }

@@ -192,7 +192,7 @@ describe('Web Push of alerts, against a push service on the loopback', () => {
           title: 'CRITICAL alert: temperature low',
           body: "Temperature 1 °C is below the low threshold of 10 °C (not recorded: the gateway's storage refuses writes)",
           url: '/dashboard',
-          tag: 'unrecorded-TEMPERATURE_LOW-',
+          tag: 'unrecorded-TEMPERATURE_LOW',
         },
       ]);
       frost();
