@@ -22,14 +22,16 @@ export function alertLink(publicUrl: string, alertId: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/dashboard/alerts?acknowledge=${encodeURIComponent(alertId)}`;
 }
 
+/** "CRITICAL: TEMPERATURE LOW": what a phone shows first. */
+const alertTitle = (alert: { severity: Severity; alertType: string }) => `${alert.severity}: ${alert.alertType.replaceAll('_', ' ')}`;
+
 export function alertMessage(alert: Alert, event: 'alert' | 'escalation', publicUrl: string): NotificationMessage {
-  const type = alert.alertType.replaceAll('_', ' ');
   const again = event === 'escalation' ? ' (not acknowledged yet)' : '';
   return {
     event,
     greenhouseId: alert.greenhouseId,
     severity: alert.severity,
-    title: `${alert.severity}: ${type}${again}`,
+    title: `${alertTitle(alert)}${again}`,
     body: `${alert.message}\nGreenhouse ${alert.greenhouseId}, raised ${alert.createdAt}.`,
     link: alertLink(publicUrl, alert._id),
     alert,
@@ -82,12 +84,11 @@ export function storageRefusedMessage(greenhouseId: string, error: string, publi
  * has no id, so the link leads to the dashboard rather than to the alert.
  */
 export function unrecordedAlertMessage(greenhouseId: string, alert: UnrecordedAlert, publicUrl: string): NotificationMessage {
-  const type = alert.alertType.replaceAll('_', ' ');
   return {
     event: 'alert',
     greenhouseId,
     severity: alert.severity,
-    title: `${alert.severity}: ${type}`,
+    title: alertTitle(alert),
     body: `${alert.message}\nGreenhouse ${greenhouseId}, raised ${new Date(alert.raisedAtMs).toISOString()}. Not recorded: the gateway's storage refuses writes, so this alert is not on the dashboard.`,
     link: publicUrl,
     alert: null,

@@ -1,13 +1,12 @@
 import type { UnrecordedAlert } from '../alerts/alert-service.ts';
+import { SEVERITY_RANK } from '../alerts/evaluator.ts';
 import type { Alert, Severity } from '../contract/alert.ts';
 import type { PushMessage } from '../contract/push.ts';
 import type { PushUrgency } from './web-push-sender.ts';
 
-const RANK: Record<Severity, number> = { LOW: 0, MEDIUM: 1, HIGH: 2, CRITICAL: 3 };
-
 /** Whether an alert of `severity` is pushed to a subscription that asked for `minSeverity` and above. */
 export function meetsSeverity(severity: Severity, minSeverity: Severity): boolean {
-  return RANK[severity] >= RANK[minSeverity];
+  return SEVERITY_RANK[severity] >= SEVERITY_RANK[minSeverity];
 }
 
 /**
@@ -23,10 +22,12 @@ export function ttlSecondsOf(severity: Severity): number {
   return severity === 'CRITICAL' || severity === 'HIGH' ? 24 * 3600 : 4 * 3600;
 }
 
+const pushTitle = (alert: { severity: Severity; alertType: string }) => `${alert.severity} alert: ${alert.alertType.replaceAll('_', ' ').toLowerCase()}`;
+
 /** The notification a raised alert becomes (web/public/sw.js shows it; a tap opens the alerts screen). */
 export function alertPushMessage(alert: Alert): PushMessage {
   return {
-    title: `${alert.severity} alert: ${alert.alertType.replaceAll('_', ' ').toLowerCase()}`,
+    title: pushTitle(alert),
     // Push payloads are limited to about 4 KB once encrypted: a message is short, but cut it anyway.
     body: alert.message.slice(0, 500),
     severity: alert.severity,
@@ -39,7 +40,7 @@ export function alertPushMessage(alert: Alert): PushMessage {
 /** The notification of an alert the storage refused (docs/storage.md): it has no id, nor a place on the alerts screen. */
 export function unrecordedAlertPushMessage(alert: UnrecordedAlert): PushMessage {
   return {
-    title: `${alert.severity} alert: ${alert.alertType.replaceAll('_', ' ').toLowerCase()}`,
+    title: pushTitle(alert),
     body: `${alert.message.slice(0, 400)} (not recorded: the gateway's storage refuses writes)`,
     severity: alert.severity,
     alertId: null,

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock, TimerHandle } from '../../common/clock.ts';
-import type { Alert } from '../contract/alert.ts';
+import type { Alert, Severity } from '../contract/alert.ts';
 import { isStorageRefusal } from '../db/storage-refusal.ts';
 import type { PushMessage, PushTestResult } from '../contract/push.ts';
 import type { EventBus } from '../events/bus.ts';
@@ -53,9 +53,7 @@ export class AlertPusher {
     // An alert the storage refused (docs/storage.md): no retries, since their bookkeeping cannot be written either.
     const offUnrecorded = bus.on('alertUnrecorded', 'push', ({ alert }) => {
       if (this.#options.routedByChannels?.()) return;
-      const rows = this.#options.repo.all().filter((row) => meetsSeverity(alert.severity, row.minSeverity));
-      const delivery = { message: unrecordedAlertPushMessage(alert), urgency: urgencyOf(alert.severity), ttlSeconds: ttlSecondsOf(alert.severity) };
-      this.#track(this.#sendAll(rows, delivery, false));
+      this.#track(this.#pushBySeverity(alert.severity, unrecordedAlertPushMessage(alert), false));
     });
     this.#off = () => {
       offRaised();
@@ -78,9 +76,12 @@ export class AlertPusher {
 
   /** Sends one alert to every subscription that asked for its severity. */
   async pushAlert(alert: Alert): Promise<PushTestResult> {
-    const rows = this.#options.repo.all().filter((row) => meetsSeverity(alert.severity, row.minSeverity));
-    const delivery = { message: alertPushMessage(alert), urgency: urgencyOf(alert.severity), ttlSeconds: ttlSecondsOf(alert.severity) };
-    return this.#sendAll(rows, delivery, true);
+    return this.#pushBySeverity(alert.severity, alertPushMessage(alert), true);
+  }
+
+  #pushBySeverity(severity: Severity, message: PushMessage, retry: boolean): Promise<PushTestResult> {
+    const rows = this.#options.repo.all().filter((row) => meetsSeverity(severity, row.minSeverity));
+    return this.#sendAll(rows, { message, urgency: urgencyOf(severity), ttlSeconds: ttlSecondsOf(severity) }, retry);
   }
 
   /** A test notification to the given subscriptions (Settings' "Send a test"), no retries: the grower is watching. */

@@ -21,10 +21,13 @@ describe('an alert raised while the database refuses writes still reaches the ch
   let http: HttpClient;
   let admin: string;
   const clock = new ManualClock(Date.parse('2026-06-02T12:00:00Z'));
-  /** The temperature alerts a receiver got, by title (the news that the storage refuses writes goes there too). */
-  const alertsAt = (receiver: typeof hook) =>
-    receiver.received.map((r) => (receiver === ntfy ? String(r.headers.title) : String(JSON.parse(r.body).title))).filter((title) => title.includes('TEMPERATURE'));
-  const sample = (temperature: number) => gw.bus.emit('sampleTaken', { greenhouseId: GH, readings: [], snapshot: snapshotOf({ temperature }, clock.now()) });
+  /** What a receiver got, by title. */
+  const titlesAt = (receiver: typeof hook) => receiver.received.map((r) => (receiver === ntfy ? String(r.headers.title) : String(JSON.parse(r.body).title)));
+  /** The temperature alerts a receiver got (the news that the storage refuses writes goes there too). */
+  const alertsAt = (receiver: typeof hook) => titlesAt(receiver).filter((title) => title.includes('TEMPERATURE'));
+  const readings = (values: Parameters<typeof snapshotOf>[0]) => gw.bus.emit('sampleTaken', { greenhouseId: GH, readings: [], snapshot: snapshotOf(values, clock.now()) });
+  const sample = (temperature: number) => readings({ temperature });
+  const active = async () => ((await http.get(`/api/alerts/${GH}?status=active`, admin)).body.data as any[]).map((a) => `${a.alertType} ${a.severity}`);
   /** Long enough for a message that was going to be sent to reach a loopback receiver. */
   const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -76,7 +79,26 @@ describe('an alert raised while the database refuses writes still reaches the ch
 
     // Once writes are taken, the next reading raises it as usual: stored, on the dashboard, through the outbox.
     sample(1);
-    const active = (await http.get(`/api/alerts/${GH}?status=active`, admin)).body.data as any[];
-    expect(active.map((a) => [a.alertType, a.severity])).toEqual([['TEMPERATURE_LOW', 'CRITICAL']]);
+    expect(await active()).toEqual(['TEMPERATURE_LOW CRITICAL']);
+  });
+
+  it('sends a stored alert that gets worse; one that cannot be resolved stays, and the rest of the reading still counts', async () => {
+    readings({ temperature: 20, humidity: 22 });
+    expect(await active()).toEqual(['HUMIDITY_LOW MEDIUM']);
+
+    gw.database.sqlite.pragma('query_only = 1');
+    try {
+      // Its escalation is a write: refused, so it goes past the outbox.
+      readings({ temperature: 20, humidity: 5 });
+      await expect.poll(() => titlesAt(hook)).toContain('CRITICAL: HUMIDITY LOW');
+      // Humidity is back (its resolution is refused) while the soil dries out: the dry soil still goes out.
+      readings({ temperature: 20, humidity: 60, soilMoisture: 5 });
+      await expect.poll(() => titlesAt(hook)).toContain('CRITICAL: SOIL MOISTURE LOW');
+    } finally {
+      gw.database.sqlite.pragma('query_only = 0');
+    }
+    expect(await active()).toEqual(['HUMIDITY_LOW MEDIUM']);
+    readings({ temperature: 20, humidity: 60 });
+    expect(await active()).toEqual([]);
   });
 });
